@@ -1,0 +1,562 @@
+/* movegen.c — attacks, legal move generation, legality of single moves, SEE, perft. */
+#include <string.h>
+
+#include "board.h"
+#include "tables.h"
+
+/* ---------------------------------------------------------------- attacks */
+
+/* Is square t attacked by colour `by` in the position that results from moving
+ * the piece `mover` from `from` to `to`? from = to = -1 asks about the current
+ * position. The board is not touched: the move is applied "virtually" to the
+ * two occupancy masks through t and to the few squares the tests read.
+ * `full` also counts advisors, elephants and the general's own steps, which
+ * can never reach an enemy general and so are skipped for check tests. */
+static inline bool attacked_virtual(const Board *b, int t, int by, int from, int to, Piece mover, bool full)
+{
+#define PIECE_AT(s) ((s) == to ? mover : (s) == from ? PIECE_NONE : b->sq[s])
+    int tr = sq_rank(t), tf = sq_file(t);
+    unsigned rocc = b->rank_occ[tr], focc = b->file_occ[tf];
+    if (from >= 0) {
+        if (sq_rank(from) == tr)
+            rocc &= ~(1u << sq_file(from));
+        if (sq_file(from) == tf)
+            focc &= ~(1u << sq_rank(from));
+        if (sq_rank(to) == tr)
+            rocc |= 1u << sq_file(to);
+        if (sq_file(to) == tf)
+            focc |= 1u << sq_rank(to);
+    }
+    const Piece rook = piece_make(by, ROOK), cannon = piece_make(by, CANNON);
+    const Piece horse = piece_make(by, HORSE), pawn = piece_make(by, PAWN), king = piece_make(by, KING);
+
+    /* Rooks and the flying general: the first piece each way along the lines. */
+    const SlideEntry *re = &board_rank_slide[tf][rocc];
+    const SlideEntry *fe = &board_file_slide[tr][focc];
+    for (unsigned bits = re->first; bits; bits &= bits - 1) {
+        int s = tr * FILE_NB + __builtin_ctz(bits);
+        if (PIECE_AT(s) == rook)
+            return true;
+    }
+    for (unsigned bits = fe->first; bits; bits &= bits - 1) {
+        int s = __builtin_ctz(bits) * FILE_NB + tf;
+        Piece p = PIECE_AT(s);
+        if (p == rook)
+            return true;
+        if (p == king && PIECE_AT(t) == piece_make(by ^ 1, KING))
+            return true;
+    }
+    /* Cannons: the second piece each way, the first being the screen. */
+    for (unsigned bits = re->second; bits; bits &= bits - 1) {
+        int s = tr * FILE_NB + __builtin_ctz(bits);
+        if (PIECE_AT(s) == cannon)
+            return true;
+    }
+    for (unsigned bits = fe->second; bits; bits &= bits - 1) {
+        int s = __builtin_ctz(bits) * FILE_NB + tf;
+        if (PIECE_AT(s) == cannon)
+            return true;
+    }
+    /* Horses: the leg is the point diagonally next to the target. */
+    const StepList *hl = &board_horse_attackers[t];
+    for (int i = 0; i < hl->count; i++) {
+        int hs = hl->steps[i].to;
+        if (PIECE_AT(hs) == horse && PIECE_AT(hl->steps[i].block) == PIECE_NONE)
+            return true;
+    }
+    const StepList *pl = &board_pawn_attackers[by][t];
+    for (int i = 0; i < pl->count; i++)
+        if (PIECE_AT(pl->steps[i].to) == pawn)
+            return true;
+    if (full) {
+        if (board_in_palace[by][t]) {
+            const StepList *kl = &board_king_steps[t];
+            for (int i = 0; i < kl->count; i++)
+                if (PIECE_AT(kl->steps[i].to) == king)
+                    return true;
+            const StepList *al = &board_advisor_steps[t];
+            for (int i = 0; i < al->count; i++)
+                if (PIECE_AT(al->steps[i].to) == piece_make(by, ADVISOR))
+                    return true;
+        }
+        const StepList *el = &board_elephant_steps[t];
+        for (int i = 0; i < el->count; i++)
+            if (PIECE_AT(el->steps[i].to) == piece_make(by, ELEPHANT) && PIECE_AT(el->steps[i].block) == PIECE_NONE)
+                return true;
+    }
+    return false;
+#undef PIECE_AT
+}
+
+bool board_is_attacked(const Board *b, int sq, int by)
+{
+    return attacked_virtual(b, sq, by, -1, -1, PIECE_NONE, true);
+}
+
+/* Does the move leave the mover's own general safe? */
+static inline bool king_safe_after(const Board *b, int from, int to)
+{
+    int us = b->side;
+    Piece p = b->sq[from];
+    int ks = piece_type(p) == KING ? to : b->plist[us][0];
+    return !attacked_virtual(b, ks, us ^ 1, from, to, p, false);
+}
+
+bool board_gives_check(const Board *b, Move m)
+{
+    int from = move_from(m), to = move_to(m);
+    int us = b->side;
+    return attacked_virtual(b, b->plist[us ^ 1][0], us, from, to, b->sq[from], false);
+}
+
+/* ------------------------------------------------------------- generation */
+
+enum { WANT_QUIETS = 1, WANT_CAPTURES = 2 };
+
+static inline void add(MoveList *l, int from, int to) { l->moves[l->count++] = move_make(from, to); }
+
+static inline void gen_steps(const Board *b, MoveList *l, int from, const StepList *st, int want)
+{
+    int us = b->side;
+    for (int i = 0; i < st->count; i++) {
+        int to = st->steps[i].to, blk = st->steps[i].block;
+        if (blk != SQ_NONE && b->sq[blk])
+            continue;
+        Piece q = b->sq[to];
+        if (!q) {
+            if (want & WANT_QUIETS)
+                add(l, from, to);
+        } else if (piece_color(q) != us && (want & WANT_CAPTURES)) {
+            add(l, from, to);
+        }
+    }
+}
+
+static inline void gen_slider(const Board *b, MoveList *l, int from, bool cannon, int want)
+{
+    int us = b->side, r = sq_rank(from), f = sq_file(from);
+    const SlideEntry *re = &board_rank_slide[f][b->rank_occ[r]];
+    const SlideEntry *fe = &board_file_slide[r][b->file_occ[f]];
+    if (want & WANT_CAPTURES) {
+        unsigned rb = cannon ? re->second : re->first, fb = cannon ? fe->second : fe->first;
+        for (; rb; rb &= rb - 1) {
+            int to = r * FILE_NB + __builtin_ctz(rb);
+            if (piece_color(b->sq[to]) != us)
+                add(l, from, to);
+        }
+        for (; fb; fb &= fb - 1) {
+            int to = __builtin_ctz(fb) * FILE_NB + f;
+            if (piece_color(b->sq[to]) != us)
+                add(l, from, to);
+        }
+    }
+    if (want & WANT_QUIETS) {
+        for (unsigned rb = re->quiet; rb; rb &= rb - 1)
+            add(l, from, r * FILE_NB + __builtin_ctz(rb));
+        for (unsigned fb = fe->quiet; fb; fb &= fb - 1)
+            add(l, from, __builtin_ctz(fb) * FILE_NB + f);
+    }
+}
+
+/* Pseudo-legal moves: obey every movement rule, but may leave the own general
+ * attacked (or facing the other general). */
+static void gen_pseudo(const Board *b, MoveList *l, int want)
+{
+    int us = b->side;
+    const uint8_t *pl = b->plist[us];
+    l->count = 0;
+    gen_steps(b, l, pl[0], &board_king_steps[pl[0]], want);
+    for (int i = 1; i <= 2; i++)
+        if (pl[i] != SQ_NONE)
+            gen_steps(b, l, pl[i], &board_advisor_steps[pl[i]], want);
+    for (int i = 3; i <= 4; i++)
+        if (pl[i] != SQ_NONE)
+            gen_steps(b, l, pl[i], &board_elephant_steps[pl[i]], want);
+    for (int i = 5; i <= 6; i++)
+        if (pl[i] != SQ_NONE)
+            gen_steps(b, l, pl[i], &board_horse_steps[pl[i]], want);
+    for (int i = 7; i <= 8; i++)
+        if (pl[i] != SQ_NONE)
+            gen_slider(b, l, pl[i], false, want);
+    for (int i = 9; i <= 10; i++)
+        if (pl[i] != SQ_NONE)
+            gen_slider(b, l, pl[i], true, want);
+    for (int i = 11; i <= 15; i++)
+        if (pl[i] != SQ_NONE)
+            gen_steps(b, l, pl[i], &board_pawn_steps[us][pl[i]], want);
+}
+
+/* A set of squares as two words (90 squares). */
+typedef struct SqSet {
+    uint64_t w[2];
+} SqSet;
+
+static inline void sqset_add(SqSet *s, int sq) { s->w[sq >> 6] |= 1ull << (sq & 63); }
+static inline bool sqset_has(const SqSet *s, int sq) { return (s->w[sq >> 6] >> (sq & 63)) & 1; }
+
+/* Looks along one line (rank or file) through the own general and marks:
+ * in `from_risk` own pieces whose departure can expose the general (the only
+ * blocker before an enemy rook or facing general, or one of two screens
+ * before an enemy cannon); in `to_risk` the empty points between the general
+ * and an unscreened enemy cannon, where an arriving piece becomes a screen. */
+static void scan_line(const Board *b, int them, bool is_file, int line, int pos, unsigned occ, SqSet *from_risk,
+                      SqSet *to_risk)
+{
+    const SlideEntry *tab = is_file ? board_file_slide[pos] : board_rank_slide[pos];
+    unsigned first = tab[occ].first, second = tab[occ].second;
+    unsigned third = tab[occ & ~(first | second)].first;
+    const Piece rook = piece_make(them, ROOK), cannon = piece_make(them, CANNON), king = piece_make(them, KING);
+    for (int dir = 0; dir < 2; dir++) {
+        /* dir 0: points below pos, dir 1: points above it. */
+        unsigned below = (1u << pos) - 1;
+        unsigned m1 = first & (dir ? ~below : below), m2 = second & (dir ? ~below : below);
+        unsigned m3 = third & (dir ? ~below : below);
+        m3 &= ~(first | second);
+        if (!m1)
+            continue;
+        int i1 = __builtin_ctz(m1), s1 = is_file ? i1 * FILE_NB + line : line * FILE_NB + i1;
+        Piece p1 = b->sq[s1];
+        if (p1 == cannon) {
+            int lo = i1 < pos ? i1 + 1 : pos + 1, hi = i1 < pos ? pos : i1;
+            for (int i = lo; i < hi; i++)
+                sqset_add(to_risk, is_file ? i * FILE_NB + line : line * FILE_NB + i);
+        }
+        if (!m2)
+            continue;
+        int i2 = __builtin_ctz(m2), s2 = is_file ? i2 * FILE_NB + line : line * FILE_NB + i2;
+        Piece p2 = b->sq[s2], p3 = PIECE_NONE;
+        if (m3) {
+            int i3 = __builtin_ctz(m3);
+            p3 = b->sq[is_file ? i3 * FILE_NB + line : line * FILE_NB + i3];
+        }
+        /* A line attacker two or three pieces out: removing (or trading along
+         * the line) one of the first two pieces can open the line. */
+        bool danger = p2 == rook || p2 == cannon || (is_file && p2 == king) || p3 == rook || p3 == cannon ||
+                      (is_file && p3 == king);
+        if (!danger)
+            continue;
+        if (piece_color(p1) != them)
+            sqset_add(from_risk, s1);
+        if (piece_color(p2) != them)
+            sqset_add(from_risk, s2);
+    }
+}
+
+/* The squares whose moves need the full legality test out of check. */
+static void compute_risks(const Board *b, SqSet *from_risk, SqSet *to_risk)
+{
+    int us = b->side, them = us ^ 1;
+    int ks = b->plist[us][0], kr = sq_rank(ks), kf = sq_file(ks);
+    from_risk->w[0] = from_risk->w[1] = to_risk->w[0] = to_risk->w[1] = 0;
+    scan_line(b, them, false, kr, kf, b->rank_occ[kr], from_risk, to_risk);
+    scan_line(b, them, true, kf, kr, b->file_occ[kf], from_risk, to_risk);
+    /* An own piece on a horse's leg shields the general from that horse. */
+    const StepList *hl = &board_horse_attackers[ks];
+    for (int i = 0; i < hl->count; i++)
+        if (b->sq[hl->steps[i].to] == piece_make(them, HORSE) && b->sq[hl->steps[i].block])
+            sqset_add(from_risk, hl->steps[i].block);
+    sqset_add(from_risk, ks);
+}
+
+/* Keeps the legal moves. Out of check, only general moves and the moves that
+ * compute_risks() flags can expose the general, so only those get the full
+ * attack test. */
+static void filter_legal(const Board *b, MoveList *l)
+{
+    int n = 0;
+    if (b->hist[b->ply].check) {
+        for (int i = 0; i < l->count; i++)
+            if (king_safe_after(b, move_from(l->moves[i]), move_to(l->moves[i])))
+                l->moves[n++] = l->moves[i];
+        l->count = n;
+        return;
+    }
+    SqSet from_risk, to_risk;
+    compute_risks(b, &from_risk, &to_risk);
+    for (int i = 0; i < l->count; i++) {
+        Move m = l->moves[i];
+        int from = move_from(m), to = move_to(m);
+        if ((!sqset_has(&from_risk, from) && !sqset_has(&to_risk, to)) || king_safe_after(b, from, to))
+            l->moves[n++] = m;
+    }
+    l->count = n;
+}
+
+/* Counts the pseudo-legal moves of a leaper without listing them. */
+static inline int count_steps(const Board *b, const StepList *st)
+{
+    int us = b->side, n = 0;
+    for (int i = 0; i < st->count; i++) {
+        int blk = st->steps[i].block;
+        if (blk != SQ_NONE && b->sq[blk])
+            continue;
+        Piece q = b->sq[st->steps[i].to];
+        n += !q || piece_color(q) != us;
+    }
+    return n;
+}
+
+static inline int count_slider(const Board *b, int from, bool cannon)
+{
+    int us = b->side, r = sq_rank(from), f = sq_file(from);
+    const SlideEntry *re = &board_rank_slide[f][b->rank_occ[r]];
+    const SlideEntry *fe = &board_file_slide[r][b->file_occ[f]];
+    int n = __builtin_popcount(re->quiet) + __builtin_popcount(fe->quiet);
+    for (unsigned rb = cannon ? re->second : re->first; rb; rb &= rb - 1)
+        n += piece_color(b->sq[r * FILE_NB + __builtin_ctz(rb)]) != us;
+    for (unsigned fb = cannon ? fe->second : fe->first; fb; fb &= fb - 1)
+        n += piece_color(b->sq[__builtin_ctz(fb) * FILE_NB + f]) != us;
+    return n;
+}
+
+/* Legal moves of the piece on `from`, one by one (for flagged pieces). */
+static int count_tested(const Board *b, int from)
+{
+    MoveList l;
+    l.count = 0;
+    int us = b->side, t = piece_type(b->sq[from]);
+    switch (t) {
+    case KING: gen_steps(b, &l, from, &board_king_steps[from], WANT_QUIETS | WANT_CAPTURES); break;
+    case ADVISOR: gen_steps(b, &l, from, &board_advisor_steps[from], WANT_QUIETS | WANT_CAPTURES); break;
+    case ELEPHANT: gen_steps(b, &l, from, &board_elephant_steps[from], WANT_QUIETS | WANT_CAPTURES); break;
+    case HORSE: gen_steps(b, &l, from, &board_horse_steps[from], WANT_QUIETS | WANT_CAPTURES); break;
+    case ROOK: gen_slider(b, &l, from, false, WANT_QUIETS | WANT_CAPTURES); break;
+    case CANNON: gen_slider(b, &l, from, true, WANT_QUIETS | WANT_CAPTURES); break;
+    default: gen_steps(b, &l, from, &board_pawn_steps[us][from], WANT_QUIETS | WANT_CAPTURES); break;
+    }
+    int n = 0;
+    for (int i = 0; i < l.count; i++)
+        n += king_safe_after(b, from, move_to(l.moves[i]));
+    return n;
+}
+
+int board_count_legal(const Board *b)
+{
+    SqSet from_risk, to_risk;
+    if (b->hist[b->ply].check)
+        goto slow;
+    compute_risks(b, &from_risk, &to_risk);
+    /* A piece arriving between the general and a bare cannon is rare enough
+     * to take the listing path. */
+    if (to_risk.w[0] | to_risk.w[1])
+        goto slow;
+    int us = b->side, n = 0;
+    const uint8_t *pl = b->plist[us];
+    for (int i = 0; i < SLOT_NB; i++) {
+        int s = pl[i];
+        if (s == SQ_NONE)
+            continue;
+        if (sqset_has(&from_risk, s)) {
+            n += count_tested(b, s);
+            continue;
+        }
+        if (i >= 11)
+            n += count_steps(b, &board_pawn_steps[us][s]);
+        else if (i >= 9)
+            n += count_slider(b, s, true);
+        else if (i >= 7)
+            n += count_slider(b, s, false);
+        else if (i >= 5)
+            n += count_steps(b, &board_horse_steps[s]);
+        else if (i >= 3)
+            n += count_steps(b, &board_elephant_steps[s]);
+        else
+            n += count_steps(b, &board_advisor_steps[s]);
+    }
+    return n;
+slow:;
+    MoveList l;
+    board_generate(b, GEN_ALL, &l);
+    return l.count;
+}
+
+void board_generate(const Board *b, GenType type, MoveList *list)
+{
+    int want = type == GEN_CAPTURES ? WANT_CAPTURES : type == GEN_QUIETS ? WANT_QUIETS : WANT_QUIETS | WANT_CAPTURES;
+    gen_pseudo(b, list, want);
+    filter_legal(b, list);
+}
+
+uint64_t board_perft(Board *b, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    if (depth == 1)
+        return (uint64_t)board_count_legal(b);
+    MoveList l;
+    board_generate(b, GEN_ALL, &l);
+    uint64_t total = 0;
+    for (int i = 0; i < l.count; i++) {
+        board_make(b, l.moves[i]);
+        total += board_perft(b, depth - 1);
+        board_unmake(b);
+    }
+    return total;
+}
+
+/* -------------------------------------------------------- single moves */
+
+static bool in_steps(const StepList *st, int to, const Board *b)
+{
+    for (int i = 0; i < st->count; i++)
+        if (st->steps[i].to == to)
+            return st->steps[i].block == SQ_NONE || b->sq[st->steps[i].block] == PIECE_NONE;
+    return false;
+}
+
+/* Number of pieces strictly between two squares on one line, or -1 when they
+ * are not on one line. */
+static int pieces_between(const Board *b, int from, int to)
+{
+    int fr = sq_rank(from), ff = sq_file(from), tr = sq_rank(to), tf = sq_file(to);
+    unsigned occ, lo, hi;
+    if (fr == tr) {
+        occ = b->rank_occ[fr];
+        lo = (unsigned)(ff < tf ? ff : tf);
+        hi = (unsigned)(ff < tf ? tf : ff);
+    } else if (ff == tf) {
+        occ = b->file_occ[ff];
+        lo = (unsigned)(fr < tr ? fr : tr);
+        hi = (unsigned)(fr < tr ? tr : fr);
+    } else {
+        return -1;
+    }
+    unsigned between = ((1u << hi) - 1) & ~((1u << (lo + 1)) - 1);
+    return __builtin_popcount(occ & between);
+}
+
+bool board_is_legal(const Board *b, Move m)
+{
+    int from = move_from(m), to = move_to(m);
+    if (m == MOVE_NONE || m == MOVE_NULL || (m >> 14) || from >= SQ_NB || to >= SQ_NB || from == to)
+        return false;
+    Piece p = b->sq[from], q = b->sq[to];
+    int us = b->side;
+    if (!p || piece_color(p) != us || (q && piece_color(q) == us))
+        return false;
+    bool ok;
+    switch (piece_type(p)) {
+    case KING: ok = in_steps(&board_king_steps[from], to, b); break;
+    case ADVISOR: ok = in_steps(&board_advisor_steps[from], to, b); break;
+    case ELEPHANT: ok = in_steps(&board_elephant_steps[from], to, b); break;
+    case HORSE: ok = in_steps(&board_horse_steps[from], to, b); break;
+    case PAWN: ok = in_steps(&board_pawn_steps[us][from], to, b); break;
+    case ROOK: ok = pieces_between(b, from, to) == 0; break;
+    case CANNON: ok = pieces_between(b, from, to) == (q ? 1 : 0); break;
+    default: ok = false;
+    }
+    return ok && king_safe_after(b, from, to);
+}
+
+/* -------------------------------------------------------------------- SEE */
+
+/* The scratch position SEE plays captures on: mailbox and line masks only. */
+typedef struct SeeBoard {
+    Piece sq[SQ_NB];
+    uint16_t rank_occ[RANK_NB];
+    uint16_t file_occ[FILE_NB];
+} SeeBoard;
+
+static void see_lift(SeeBoard *s, int sq)
+{
+    s->sq[sq] = PIECE_NONE;
+    s->rank_occ[sq_rank(sq)] &= (uint16_t)~(1u << sq_file(sq));
+    s->file_occ[sq_file(sq)] &= (uint16_t)~(1u << sq_rank(sq));
+}
+
+/* The least valuable piece of colour `by` that can capture on t, or -1. */
+static int see_least_attacker(const SeeBoard *s, int t, int by)
+{
+    int tr = sq_rank(t), tf = sq_file(t);
+    const StepList *pl = &board_pawn_attackers[by][t];
+    for (int i = 0; i < pl->count; i++)
+        if (s->sq[pl->steps[i].to] == piece_make(by, PAWN))
+            return pl->steps[i].to;
+    if (board_in_palace[by][t]) {
+        const StepList *al = &board_advisor_steps[t];
+        for (int i = 0; i < al->count; i++)
+            if (s->sq[al->steps[i].to] == piece_make(by, ADVISOR))
+                return al->steps[i].to;
+    }
+    const StepList *el = &board_elephant_steps[t];
+    for (int i = 0; i < el->count; i++)
+        if (s->sq[el->steps[i].to] == piece_make(by, ELEPHANT) && !s->sq[el->steps[i].block])
+            return el->steps[i].to;
+    const StepList *hl = &board_horse_attackers[t];
+    for (int i = 0; i < hl->count; i++)
+        if (s->sq[hl->steps[i].to] == piece_make(by, HORSE) && !s->sq[hl->steps[i].block])
+            return hl->steps[i].to;
+    const SlideEntry *re = &board_rank_slide[tf][s->rank_occ[tr]];
+    const SlideEntry *fe = &board_file_slide[tr][s->file_occ[tf]];
+    for (unsigned bits = re->second; bits; bits &= bits - 1) {
+        int q = tr * FILE_NB + __builtin_ctz(bits);
+        if (s->sq[q] == piece_make(by, CANNON))
+            return q;
+    }
+    for (unsigned bits = fe->second; bits; bits &= bits - 1) {
+        int q = __builtin_ctz(bits) * FILE_NB + tf;
+        if (s->sq[q] == piece_make(by, CANNON))
+            return q;
+    }
+    for (unsigned bits = re->first; bits; bits &= bits - 1) {
+        int q = tr * FILE_NB + __builtin_ctz(bits);
+        if (s->sq[q] == piece_make(by, ROOK))
+            return q;
+    }
+    for (unsigned bits = fe->first; bits; bits &= bits - 1) {
+        int q = __builtin_ctz(bits) * FILE_NB + tf;
+        if (s->sq[q] == piece_make(by, ROOK))
+            return q;
+    }
+    if (board_in_palace[by][t]) {
+        const StepList *kl = &board_king_steps[t];
+        for (int i = 0; i < kl->count; i++)
+            if (s->sq[kl->steps[i].to] == piece_make(by, KING))
+                return kl->steps[i].to;
+    }
+    return -1;
+}
+
+int board_see(const Board *b, Move m)
+{
+    int from = move_from(m), to = move_to(m);
+    SeeBoard s;
+    memcpy(s.sq, b->sq, sizeof s.sq);
+    memcpy(s.rank_occ, b->rank_occ, sizeof s.rank_occ);
+    memcpy(s.file_occ, b->file_occ, sizeof s.file_occ);
+
+    int gain[40], d = 0;
+    gain[0] = s.sq[to] ? BOARD_SEE_VALUE[piece_type(s.sq[to])] : 0;
+    Piece on_target = s.sq[from];
+    see_lift(&s, from);
+    s.sq[to] = on_target;
+    s.rank_occ[sq_rank(to)] |= (uint16_t)(1u << sq_file(to));
+    s.file_occ[sq_file(to)] |= (uint16_t)(1u << sq_rank(to));
+    int side = b->side ^ 1;
+    while (d < 38) {
+        int att = see_least_attacker(&s, to, side);
+        if (att < 0)
+            break;
+        /* A general may only take when nothing can take it back. */
+        if (piece_type(s.sq[att]) == KING) {
+            SeeBoard t = s;
+            see_lift(&t, att);
+            t.sq[to] = s.sq[att];
+            if (see_least_attacker(&t, to, side ^ 1) >= 0)
+                break;
+        }
+        d++;
+        gain[d] = BOARD_SEE_VALUE[piece_type(on_target)] - gain[d - 1];
+        on_target = s.sq[att];
+        see_lift(&s, att);
+        s.sq[to] = on_target;
+        side ^= 1;
+    }
+    while (d > 0) {
+        /* The side to capture at depth d may also decline. */
+        if (-gain[d] < gain[d - 1])
+            gain[d - 1] = -gain[d];
+        d--;
+    }
+    return gain[0];
+}

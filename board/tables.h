@@ -1,0 +1,53 @@
+/* tables.h — board/'s private precomputed tables (filled once by board_init()).
+ * Only files inside board/ include this; other modules use board.h. */
+#ifndef CHARIOT_BOARD_TABLES_H
+#define CHARIOT_BOARD_TABLES_H
+
+#include "board.h"
+
+/* What a slider on a line of up to 10 points sees from position p with the
+ * line's occupancy mask: the empty points it can move to (both directions),
+ * the first blocker each way (rook captures, and the flying general), and the
+ * second blocker each way (cannon captures). Bits are positions on the line. */
+typedef struct SlideEntry {
+    uint16_t quiet;
+    uint16_t first;
+    uint16_t second;
+} SlideEntry;
+
+extern SlideEntry board_rank_slide[FILE_NB][1 << FILE_NB];  /* [file][rank_occ] */
+extern SlideEntry board_file_slide[RANK_NB][1 << RANK_NB];  /* [rank][file_occ] */
+
+/* A leaper step: the target square and the square that must be empty for it
+ * (the horse's leg, the elephant's eye; SQ_NONE when nothing can block). */
+typedef struct Step {
+    uint8_t to;
+    uint8_t block;
+} Step;
+
+typedef struct StepList {
+    uint8_t count;
+    Step steps[8];
+} StepList;
+
+extern StepList board_king_steps[SQ_NB];      /* orthogonal, inside the own palace */
+extern StepList board_advisor_steps[SQ_NB];   /* diagonal, inside the palace */
+extern StepList board_elephant_steps[SQ_NB];  /* two points diagonally, not across the river */
+extern StepList board_horse_steps[SQ_NB];     /* horse moves with their legs */
+extern StepList board_horse_attackers[SQ_NB]; /* squares a horse attacks this one from, with legs */
+extern StepList board_pawn_steps[2][SQ_NB];   /* forward, and sideways after the river */
+extern StepList board_pawn_attackers[2][SQ_NB]; /* squares a pawn of that colour attacks this one from */
+
+extern uint64_t board_zobrist[PIECE_NB][SQ_NB];
+extern uint64_t board_zobrist_side;
+
+/* 1 when the square is inside the palace of that colour. */
+extern uint8_t board_in_palace[2][SQ_NB];
+
+/* True when a pawn of colour c on sq has crossed the river. */
+static inline bool board_pawn_crossed(int c, int sq)
+{
+    return c == RED ? sq_rank(sq) >= 5 : sq_rank(sq) <= 4;
+}
+
+#endif

@@ -1,0 +1,169 @@
+/* search.h — finding the best move: the Searcher (TT, threads, options, stop
+ * flag) and the limits and callbacks through which callers drive it.
+ *
+ * The search never prints and never reads stdin: everything it has to say
+ * goes through SearchCallbacks, and everything it is told comes through
+ * these functions.
+ */
+#ifndef CHARIOT_SEARCH_H
+#define CHARIOT_SEARCH_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "board.h"
+
+/* ------------------------------------------------------------------ scores */
+
+/* Scores are centipawns from the side to move's point of view.
+ * A mate in p plies scores +/-(SCORE_MATE - p), as ElephantEye reports it.
+ * A win by the repetition rules (perpetual check or chase) scores in a band
+ * below real mates, +/-(SCORE_RULE_WIN - p), so it is never shown as "mate". */
+enum {
+    MAX_PLY = 128,
+    SCORE_MATE = 10000,
+    SCORE_MATE_MIN = SCORE_MATE - MAX_PLY,        /* |score| >= this: a real mate */
+    SCORE_RULE_WIN = 9700,
+    SCORE_RULE_MIN = SCORE_RULE_WIN - MAX_PLY,    /* |score| >= this and < SCORE_MATE_MIN: a rule win */
+    SCORE_INF = 10001,
+    SCORE_NONE = 32000
+};
+
+static inline bool score_is_mate(int s) { return s >= SCORE_MATE_MIN || s <= -SCORE_MATE_MIN; }
+/* Moves (not plies) to mate, positive when the side to move mates. */
+static inline int score_mate_moves(int s)
+{
+    return s > 0 ? (SCORE_MATE - s + 1) / 2 : -(SCORE_MATE + s) / 2;
+}
+
+/* ------------------------------------------------------------------ limits */
+
+typedef struct SearchLimits {
+    int depth;               /* 0: no depth limit */
+    uint64_t nodes;          /* 0: no node limit */
+    int64_t movetime_ms;     /* 0: none; search exactly this long */
+    bool use_clock;          /* the clock fields below are valid */
+    int64_t time_ms;         /* own remaining time */
+    int64_t inc_ms;          /* own increment per move */
+    int movestogo;           /* 0: sudden death (or increment) */
+    int64_t opptime_ms;      /* opponent's remaining time, 0 if unknown */
+    int64_t oppinc_ms;
+    int mate;                /* >0: look for a mate in this many moves, stop when proven */
+    bool infinite;           /* search until searcher_stop() */
+    bool ponder;             /* the clock starts at searcher_ponderhit() */
+    int searchmoves_count;   /* >0: only these root moves */
+    Move searchmoves[MAX_MOVES];
+    int banmoves_count;      /* these root moves are excluded (UCCI banmoves) */
+    Move banmoves[MAX_MOVES];
+} SearchLimits;
+
+/* Fills *l with "no limit at all". */
+void search_limits_init(SearchLimits *l);
+
+/* ----------------------------------------------------------------- options */
+
+typedef struct SearchOptions {
+    int hash_mb;             /* transposition table size in MB (1..65536) */
+    int threads;             /* Lazy SMP threads (1..256) */
+    int multipv;             /* lines to report (1..MAX_MULTIPV) */
+    int move_overhead_ms;    /* subtracted from every clock budget (0..5000) */
+    bool null_move;          /* null-move pruning on/off (UCCI "pruning none" turns it off) */
+    int pruning;             /* 0 none, 1 small, 2 medium, 3 large (default) */
+    int knowledge;           /* 0 none .. 3 large (default): eval detail */
+    int randomness;          /* 0 none (default) .. 3 large: root noise in centipawns */
+    uint64_t random_seed;    /* seed for randomness, so games stay reproducible */
+} SearchOptions;
+
+enum { MAX_MULTIPV = 16 };
+
+void search_options_init(SearchOptions *o);
+
+/* ------------------------------------------------------------------ output */
+
+typedef enum ScoreBound { BOUND_EXACT = 0, BOUND_LOWER, BOUND_UPPER } ScoreBound;
+
+typedef struct SearchInfo {
+    int depth;
+    int seldepth;
+    int multipv;             /* 1-based line number */
+    int score;
+    ScoreBound bound;
+    uint64_t nodes;
+    int64_t time_ms;
+    uint64_t nps;
+    int hashfull;            /* permille */
+    int pv_len;
+    Move pv[MAX_PLY];
+} SearchInfo;
+
+typedef struct SearchResult {
+    Move best;               /* MOVE_NONE when there is no legal move */
+    Move ponder;             /* MOVE_NONE when unknown */
+    int score;
+    int depth;
+    int seldepth;
+    uint64_t nodes;
+    int64_t time_ms;
+    int pv_len;
+    Move pv[MAX_PLY];
+} SearchResult;
+
+typedef struct SearchCallbacks {
+    void *ctx;
+    /* After every completed iteration (and aspiration fail), once per PV line. */
+    void (*on_info)(void *ctx, const SearchInfo *info);
+    /* Root move being searched now (1-based number), at most a few per second. */
+    void (*on_currmove)(void *ctx, Move m, int number, int depth);
+    /* Exactly once per search, when it ends. */
+    void (*on_bestmove)(void *ctx, const SearchResult *result);
+} SearchCallbacks;
+
+/* Null-move counters, for `chariot bench --stats`. */
+typedef struct SearchStats {
+    uint64_t null_tried;
+    uint64_t null_cutoffs;
+    uint64_t null_verifications;
+    uint64_t null_verify_failures;
+    uint64_t null_mate_threats;
+} SearchStats;
+
+/* --------------------------------------------------------------- searcher */
+
+typedef struct Searcher Searcher;
+
+Searcher *searcher_new(void);
+void searcher_free(Searcher *s);
+/* Applies options (resizes the TT, restarts threads) while idle.
+ * Returns false, changing nothing, when a value is out of range. */
+bool searcher_set_options(Searcher *s, const SearchOptions *o);
+const SearchOptions *searcher_options(const Searcher *s);
+/* Clears the TT and all learned tables (UCCI newgame, ucinewgame). */
+void searcher_new_game(Searcher *s);
+
+/* Starts a search in the background on a copy of *b (history included) and
+ * returns at once. on_bestmove is called from the search thread. */
+void searcher_start(Searcher *s, const Board *b, const SearchLimits *l, const SearchCallbacks *cb);
+/* Runs a search to the end in the calling thread and returns its result
+ * (callbacks may be NULL). */
+SearchResult searcher_run(Searcher *s, const Board *b, const SearchLimits *l, const SearchCallbacks *cb);
+/* Asks a running search to stop as soon as possible (async-signal-safe flag). */
+void searcher_stop(Searcher *s);
+/* The pondered move was played: the clock starts now. */
+void searcher_ponderhit(Searcher *s);
+/* Blocks until the running search (if any) has delivered its bestmove. */
+void searcher_wait(Searcher *s);
+bool searcher_is_running(const Searcher *s);
+
+/* TT lookup for UCCI `probe`. Returns false when the position is not stored. */
+typedef struct TTProbe {
+    Move move;
+    int score;
+    int depth;
+    ScoreBound bound;
+} TTProbe;
+bool searcher_probe(Searcher *s, const Board *b, TTProbe *out);
+
+/* Counters of the last search (summed over threads). */
+SearchStats searcher_stats(const Searcher *s);
+
+#endif

@@ -1,0 +1,39 @@
+# board.cmake — the rules foundation: unit tests, the brute-force cross-check,
+# the perft suite (node-budgeted by default, every depth under perft-full) and
+# the perft CLI's bad-input behaviour.
+add_executable(test_board ${CMAKE_CURRENT_SOURCE_DIR}/test_board.c)
+target_link_libraries(test_board PRIVATE xq_board xq_testlib)
+add_test(NAME board_unit COMMAND test_board)
+set_tests_properties(board_unit PROPERTIES LABELS unit)
+
+add_executable(test_crosscheck ${CMAKE_CURRENT_SOURCE_DIR}/test_crosscheck.c)
+target_link_libraries(test_crosscheck PRIVATE xq_board xq_testlib)
+add_test(NAME board_crosscheck COMMAND test_crosscheck 60)
+set_tests_properties(board_crosscheck PROPERTIES LABELS unit)
+
+add_executable(run_expect ${CMAKE_CURRENT_SOURCE_DIR}/run_expect.c)
+
+# Every position at every depth whose count is within the budget.
+add_test(NAME perft_suite COMMAND $<TARGET_FILE:chariot> perft-suite ${CHARIOT_DATA_DIR}/perft.epd --max-nodes 4000000)
+set_tests_properties(perft_suite PROPERTIES LABELS perft)
+# Every depth of every position (excluded from the default presets' runs).
+add_test(NAME perft_full COMMAND $<TARGET_FILE:chariot> perft-suite ${CHARIOT_DATA_DIR}/perft.epd)
+set_tests_properties(perft_full PROPERTIES LABELS perft-full TIMEOUT 3600)
+
+set(CHARIOT_EXE $<TARGET_FILE:chariot>)
+set(RUN_EXPECT $<TARGET_FILE:run_expect>)
+add_test(NAME perft_cli_divide COMMAND ${RUN_EXPECT} 0 --stdout "h2e2: 1920" --stdout "Nodes: 79666" -- ${CHARIOT_EXE} perft startpos 3 --divide)
+add_test(NAME perft_cli_bad_fen COMMAND ${RUN_EXPECT} 2 --stderr "bad FEN" -- ${CHARIOT_EXE} perft "rnbakabnr/9/X w" 3)
+add_test(NAME perft_cli_bad_depth COMMAND ${RUN_EXPECT} 2 --stderr "bad depth" -- ${CHARIOT_EXE} perft startpos x7)
+add_test(NAME perft_cli_deep_depth COMMAND ${RUN_EXPECT} 2 --stderr "bad depth" -- ${CHARIOT_EXE} perft startpos 99)
+add_test(NAME perft_cli_missing_args COMMAND ${RUN_EXPECT} 2 --stderr "usage" -- ${CHARIOT_EXE} perft)
+add_test(NAME perft_suite_missing_file COMMAND ${RUN_EXPECT} 2 --stderr "cannot open" -- ${CHARIOT_EXE} perft-suite /nonexistent/perft.epd)
+add_test(NAME perft_suite_mismatch COMMAND ${RUN_EXPECT} 1 --stdout "FAIL" -- ${CHARIOT_EXE} perft-suite ${CMAKE_CURRENT_SOURCE_DIR}/data/perft_wrong.epd)
+add_test(NAME cli_unknown_command COMMAND ${RUN_EXPECT} 2 --stderr "unknown command" -- ${CHARIOT_EXE} frobnicate)
+set_tests_properties(perft_cli_divide perft_cli_bad_fen perft_cli_bad_depth perft_cli_deep_depth
+  perft_cli_missing_args perft_suite_missing_file perft_suite_mismatch cli_unknown_command PROPERTIES LABELS unit)
+
+# A 10 KB garbage FEN on the command line.
+string(REPEAT "Zq/9" 2560 CHARIOT_GARBAGE_FEN)
+add_test(NAME perft_cli_garbage_fen COMMAND ${RUN_EXPECT} 2 --stderr "bad FEN" -- ${CHARIOT_EXE} perft "${CHARIOT_GARBAGE_FEN}" 2)
+set_tests_properties(perft_cli_garbage_fen PROPERTIES LABELS unit)
