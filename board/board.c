@@ -39,13 +39,15 @@ static const BoardPsqTable ZERO_PSQ;
 
 static void slide_line(SlideEntry *e, int p, unsigned occ, int n)
 {
-    e->quiet = e->first = e->second = 0;
+    e->quiet = e->first = e->second = e->quiet_count = 0;
     for (int dir = -1; dir <= 1; dir += 2) {
         int blockers = 0;
         for (int q = p + dir; q >= 0 && q < n; q += dir) {
             if (!(occ & (1u << q))) {
-                if (blockers == 0)
+                if (blockers == 0) {
                     e->quiet |= (uint16_t)(1u << q);
+                    e->quiet_count++;
+                }
                 continue;
             }
             blockers++;
@@ -491,7 +493,7 @@ void board_make(Board *b, Move m)
     h->psq = b->psq;
     h->move = m;
     h->chased = CHASE_UNKNOWN;
-    h->check = board_is_attacked(b, b->plist[them][0], us);
+    h->check = board_king_attacked(b, them);
     check_invariants(b);
 }
 

@@ -93,6 +93,11 @@ bool board_is_attacked(const Board *b, int sq, int by)
     return attacked_virtual(b, sq, by, -1, -1, PIECE_NONE, true);
 }
 
+bool board_king_attacked(const Board *b, int color)
+{
+    return attacked_virtual(b, b->plist[color][0], color ^ 1, -1, -1, PIECE_NONE, false);
+}
+
 /* Does the move leave the mover's own general safe? */
 static inline bool king_safe_after(const Board *b, int from, int to)
 {
@@ -301,7 +306,7 @@ static inline int count_slider(const Board *b, int from, bool cannon)
     int us = b->side, r = sq_rank(from), f = sq_file(from);
     const SlideEntry *re = &board_rank_slide[f][b->rank_occ[r]];
     const SlideEntry *fe = &board_file_slide[r][b->file_occ[f]];
-    int n = __builtin_popcount(re->quiet) + __builtin_popcount(fe->quiet);
+    int n = re->quiet_count + fe->quiet_count;
     for (unsigned rb = cannon ? re->second : re->first; rb; rb &= rb - 1)
         n += piece_color(b->sq[r * FILE_NB + __builtin_ctz(rb)]) != us;
     for (unsigned fb = cannon ? fe->second : fe->first; fb; fb &= fb - 1)

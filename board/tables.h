@@ -13,6 +13,7 @@ typedef struct SlideEntry {
     uint16_t quiet;
     uint16_t first;
     uint16_t second;
+    uint16_t quiet_count; /* popcount of quiet, so counting needs no popcnt instruction */
 } SlideEntry;
 
 extern SlideEntry board_rank_slide[FILE_NB][1 << FILE_NB];  /* [file][rank_occ] */
@@ -40,6 +41,9 @@ extern StepList board_pawn_attackers[2][SQ_NB]; /* squares a pawn of that colour
 
 extern uint64_t board_zobrist[PIECE_NB][SQ_NB];
 extern uint64_t board_zobrist_side;
+
+/* Is the general of `color` attacked (or facing the other general)? */
+bool board_king_attacked(const Board *b, int color);
 
 /* 1 when the square is inside the palace of that colour. */
 extern uint8_t board_in_palace[2][SQ_NB];
