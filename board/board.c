@@ -255,7 +255,9 @@ bool board_from_fen(Board *out, const char *fen, char *err, size_t errlen)
         return fen_fail(err, errlen, "out of memory");
     memset(b, 0, offsetof(Board, hist) + sizeof(HistEntry));
     memset(b->plist, SQ_NONE, sizeof b->plist);
-    b->psq_table = out->psq_table ? out->psq_table : &ZERO_PSQ;
+    /* *out may be uninitialised, so never read it: eval's table is
+     * installed afterwards with board_set_psq(). */
+    b->psq_table = &ZERO_PSQ;
 
     int rank = 9, file = 0;
     const char *p = fen;

@@ -139,7 +139,8 @@ extern const int BOARD_SEE_VALUE[PT_NB];
  * Call once from main() before anything else; calling it again is harmless. */
 void board_init(void);
 
-/* Parses a FEN. On success fills *b and returns true. On failure leaves *b
+/* Parses a FEN. On success fills *b (with the all-zero psq table: call
+ * board_set_psq() to install eval's) and returns true. On failure leaves *b
  * untouched, writes a one-line reason to err and returns false. Accepts
  * RNBAKCP, the aliases E (elephant) and H (horse), side w/r/b, missing
  * counters, and the word "startpos". */

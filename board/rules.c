@@ -126,8 +126,8 @@ static Piece cb_move(ChaseBoard *x, int from, int to)
     return cap;
 }
 
-/* Undoes cb_move(x, from, to) that returned cap (cap's slot is restored by
- * the caller when it matters; the chase test only reads slots of survivors). */
+/* Undoes cb_move(x, from, to), which returned cap; cap_slot is the slot
+ * x->slot[to] held before it. */
 static void cb_unmove(ChaseBoard *x, int from, int to, Piece cap, uint8_t cap_slot)
 {
     Piece p = x->sq[to];
@@ -418,20 +418,23 @@ static RepVerdict repetition_judge(Board *b, int root_ply, int before_root_count
     int window = h[ply].rule60;
     if (window > ply)
         window = ply;
-    if (window < 4 || h[ply].move == MOVE_NULL || h[ply - 1].move == MOVE_NULL)
+    if (window < 4)
         return REP_NONE;
 
     const uint64_t key = h[ply].key;
     const int lo = ply - window;
     const int need = before_root_count > 1 ? before_root_count : 1;
     int seen = 0, start = -1;
-    /* Same side to move: every second entry. The loop also checks that no null
-     * move lies between entry j and the current one. */
+    int clean = ply + 1; /* hist[clean..ply] are known not to be null moves */
+    /* Same side to move: every second entry. The common case is no match at
+     * all, so the loop reads keys only; a match first checks that no null
+     * move lies between it and now (past a null nothing can count). */
     for (int j = ply - 4; j >= lo; j -= 2) {
-        if (h[j + 2].move == MOVE_NULL || h[j + 1].move == MOVE_NULL)
-            break;
         if (h[j].key != key)
             continue;
+        for (; clean > j + 1; clean--)
+            if (h[clean - 1].move == MOVE_NULL)
+                return REP_NONE;
         if (start < 0)
             start = j;
         if (j >= root_ply || ++seen >= need)

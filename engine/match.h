@@ -1,0 +1,245 @@
+/* match.h — the tournament runner's parts (one game, openings, statistics, PGN),
+ * shared by engine/match*.c and the match tests. */
+#ifndef CHARIOT_MATCH_H
+#define CHARIOT_MATCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+
+#include "board.h"
+#include "client.h"
+
+enum {
+    MATCH_MAX_OPTIONS = 32,
+    MATCH_MAX_PLAYERS = 16,
+    MATCH_NAME_MAX = 64,
+    MATCH_FEN_MAX = 128,
+    MATCH_OPENING_MOVES_MAX = 64,
+    MATCH_REASON_MAX = 160
+};
+
+/* ------------------------------------------------------------- players */
+
+typedef struct MatchOption {
+    char name[64];
+    char value[256];
+} MatchOption;
+
+/* A player's limits. A clock (base_ms >= 0) wins over movetime; depth and
+ * nodes may be added to either or used alone. */
+typedef struct MatchTc {
+    int64_t base_ms;     /* clock at the start and of every period; -1: no clock */
+    int64_t inc_ms;      /* increment per move */
+    int moves;           /* moves per period (tc=40/60), 0: whole game */
+    int64_t movetime_ms; /* st=: fixed time per move; -1: none */
+    int depth;           /* 0: none */
+    int64_t nodes;       /* 0: none */
+} MatchTc;
+
+typedef struct MatchPlayer {
+    char name[MATCH_NAME_MAX];
+    char cmd[1024]; /* command line, split like a shell would (quotes, backslash) */
+    char dir[512];  /* working directory, "" for the current one */
+    ClientProto proto;
+    MatchOption options[MATCH_MAX_OPTIONS];
+    int option_count;
+    MatchTc tc;
+} MatchPlayer;
+
+/* Parses "10+0.1", "40/60", "40/60+1", "1:30+1", "inf"; false when malformed.
+ * Only touches base_ms, inc_ms and moves. */
+bool match_tc_parse(const char *s, MatchTc *tc);
+void match_tc_init(MatchTc *tc);
+/* "10+0.1", "st=0.5", "depth=8" ... for headers and tables. */
+void match_tc_describe(const MatchTc *tc, char *out, size_t outlen);
+
+/* ------------------------------------------------------------ openings */
+
+typedef struct MatchOpening {
+    char fen[MATCH_FEN_MAX]; /* the starting FEN of the opening */
+    bool startpos;           /* fen is the standard start position */
+    int count;               /* book moves played from fen */
+    Move moves[MATCH_OPENING_MOVES_MAX];
+} MatchOpening;
+
+typedef struct MatchBook {
+    MatchOpening *items;
+    int count;
+} MatchBook;
+
+/* One line of an opening file: a FEN or EPD (extra EPD operations are
+ * ignored), optionally followed by `moves m1 m2 ...`, or a list of ICCS moves
+ * from the start ("h2e2 h9g7" or "H2-E2 H9-G7"). Every move must be legal. */
+bool match_opening_parse(const char *line, MatchOpening *op, char *err, size_t errlen);
+/* Loads a file: one opening per line, blank lines and `#` comments skipped.
+ * On failure names the line. */
+bool match_book_load(MatchBook *book, const char *path, char *err, size_t errlen);
+/* The built-in book: the 60 positions of tests/data/openings.fen. */
+bool match_book_default(MatchBook *book);
+extern const char *const MATCH_DEFAULT_OPENINGS[];
+extern const int MATCH_DEFAULT_OPENING_COUNT;
+void match_book_shuffle(MatchBook *book, uint64_t seed);
+void match_book_free(MatchBook *book);
+
+/* ---------------------------------------------------------------- games */
+
+typedef struct MatchAdjudication {
+    int resign_movecount; /* 0: off */
+    int resign_score;     /* centipawns */
+    bool resign_twosided;
+    int draw_movenumber;
+    int draw_movecount;   /* 0: off */
+    int draw_score;
+    int maxplies;         /* 0: off */
+} MatchAdjudication;
+
+typedef struct MatchGameConfig {
+    const MatchPlayer *player[2];  /* [RED], [BLACK] */
+    ClientProto proto[2];          /* dialect to use (AUTO: detect) */
+    const MatchOpening *opening;   /* NULL: the start position */
+    int64_t timemargin_ms;         /* grace before a late answer loses */
+    int handshake_ms;              /* limit for start-up and isready */
+    MatchAdjudication adj;
+    bool banmoves;                 /* tell UCCI engines their losing repetitions */
+    FILE *log;                     /* engine I/O copy, or NULL */
+    const char *log_tag;           /* e.g. "[3] " */
+    const volatile sig_atomic_t *stop;
+} MatchGameConfig;
+
+/* How a game ended. */
+typedef enum MatchEnd {
+    MATCH_END_NONE = 0,
+    MATCH_END_RULES,       /* board_game_result: mate, no move, repetition, rule 60, material */
+    MATCH_END_TIME,        /* no answer within the clock plus the margin */
+    MATCH_END_ILLEGAL,     /* an illegal or malformed move */
+    MATCH_END_CRASH,       /* the engine exited or closed its output */
+    MATCH_END_NOMOVE,      /* nobestmove / bestmove (none) with legal moves left */
+    MATCH_END_RESIGN,      /* bestmove ... resign */
+    MATCH_END_ADJ_RESIGN,  /* -resign adjudication */
+    MATCH_END_ADJ_DRAW,    /* -draw adjudication */
+    MATCH_END_MAXPLIES,    /* -maxplies */
+    MATCH_END_AGREED,      /* both engines offered a draw on consecutive moves */
+    MATCH_END_START_FAIL,  /* an engine could not be started: the match stops */
+    MATCH_END_ABORTED      /* stopped by the user */
+} MatchEnd;
+
+typedef struct MatchMoveRecord {
+    Move move;
+    bool book;
+    bool has_score;
+    int score;       /* mover's view, centipawns */
+    int depth;
+    int64_t time_ms; /* wall time the move took */
+} MatchMoveRecord;
+
+typedef struct MatchSideStats {
+    int moves;          /* engine moves (not book) */
+    int64_t depth_sum;  /* over moves that reported a depth */
+    int depth_count;
+    int64_t nodes;      /* over moves that reported nodes */
+    int64_t node_time_ms; /* wall time of those moves */
+    int64_t time_ms;    /* all thinking time */
+    double cpu_seconds; /* CPU time of the engine process */
+} MatchSideStats;
+
+typedef struct MatchGame {
+    char start_fen[MATCH_FEN_MAX]; /* FEN before the first (book) move */
+    bool startpos;
+    char name[2][MATCH_NAME_MAX];
+    time_t started;
+    GameResult result;
+    MatchEnd end;
+    GameReason rule_reason; /* for MATCH_END_RULES */
+    int loser;              /* RED, BLACK, or -1 */
+    char reason[MATCH_REASON_MAX];
+    MatchMoveRecord *moves;
+    int plies;
+    int cap;
+    MatchSideStats side[2];
+    ClientProto proto[2];   /* dialect each engine actually spoke */
+} MatchGame;
+
+/* Plays one game under the rules; the result is in *g (free with
+ * match_game_free). Returns false only when the game could not be set up
+ * (bad opening or an engine that would not start; g->reason says why). */
+bool match_play_game(const MatchGameConfig *cfg, MatchGame *g);
+void match_game_free(MatchGame *g);
+/* Appends a move to the record (used by the game loop and the tests). */
+bool match_game_push(MatchGame *g, const MatchMoveRecord *rec);
+
+const char *match_result_string(GameResult r); /* "1-0", "0-1", "1/2-1/2", "*" */
+const char *match_end_name(MatchEnd e);        /* short machine name, e.g. "time" */
+
+/* Moves a UCCI engine must not play: each would repeat a position where the
+ * mover is the one perpetually checking or chasing. Never all moves. */
+int match_banned_moves(Board *b, Move *out, int cap);
+
+/* ---------------------------------------------------------- statistics */
+
+typedef struct MatchElo {
+    double score;  /* mean score, 0..1 */
+    double elo;    /* logistic Elo difference */
+    double error;  /* half width of the 95% interval, in Elo */
+    double lo, hi; /* the 95% interval */
+    bool valid;    /* false with no games or an all-win/all-loss record */
+} MatchElo;
+
+/* Elo from W/D/L (trinomial: game by game). */
+MatchElo match_elo_trinomial(int wins, int draws, int losses);
+/* Elo from game pairs: penta[k] pairs scored k/2 points (k = 0..4). */
+MatchElo match_elo_pentanomial(const int penta[5]);
+/* Likelihood of superiority, 0..1. */
+double match_los(int wins, int losses);
+/* Generalized SPRT log-likelihood ratio for H1: elo1 against H0: elo0
+ * (logistic Elo), from the MLE of the result distribution constrained to each
+ * hypothesis' mean score (empty cells get a tiny count, as fishtest does). */
+double match_sprt_llr_trinomial(int wins, int draws, int losses, double elo0, double elo1);
+double match_sprt_llr_pentanomial(const int penta[5], double elo0, double elo1);
+/* Wald bounds: lower = ln(beta / (1 - alpha)), upper = ln((1 - beta) / alpha). */
+void match_sprt_bounds(double alpha, double beta, double *lower, double *upper);
+double match_elo_to_score(double elo);
+double match_score_to_elo(double score);
+
+/* ------------------------------------------------------------------ PGN */
+
+typedef enum MatchPgnFormat { MATCH_PGN_ICCS = 0, MATCH_PGN_WXF } MatchPgnFormat;
+
+typedef struct MatchPgnInfo {
+    const char *event;
+    const char *site;
+    int round;
+    const char *time_control; /* NULL: no tag */
+} MatchPgnInfo;
+
+/* Writes one game. Moves come with {score/depth time} comments; the last
+ * comment says how the game ended. */
+bool match_pgn_write(FILE *f, const MatchGame *g, const MatchPgnInfo *info, MatchPgnFormat fmt);
+
+enum { MATCH_PGN_TAGS_MAX = 24, MATCH_PGN_MOVES_MAX = 4096 };
+
+typedef struct MatchPgnGame {
+    int tag_count;
+    char tag_name[MATCH_PGN_TAGS_MAX][32];
+    char tag_value[MATCH_PGN_TAGS_MAX][256];
+    char fen[MATCH_FEN_MAX]; /* from [FEN], else the start position */
+    int count;
+    Move moves[MATCH_PGN_MOVES_MAX];
+    char result[16];         /* the game termination marker */
+    char last_comment[MATCH_REASON_MAX];
+} MatchPgnGame;
+
+/* Reads the next game of our own PGN (ICCS "H2-E2" or WXF moves), replaying
+ * every move on a board: returns 1 for a game, 0 at the end of the file, -1 on
+ * a malformed game or an illegal move (err says where). */
+int match_pgn_read(FILE *f, MatchPgnGame *out, char *err, size_t errlen);
+const char *match_pgn_tag(const MatchPgnGame *g, const char *name);
+
+/* --------------------------------------------------------------- JSON */
+
+/* Writes s as a JSON string literal (with quotes). */
+void match_json_string(FILE *f, const char *s);
+
+#endif

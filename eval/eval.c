@@ -1,0 +1,420 @@
+/* eval.c — static evaluation: packed material+psq table, game-phase taper and xiangqi knowledge terms. */
+#include "eval.h"
+
+#include <assert.h>
+
+#include "params.h"
+
+/* --------------------------------------------------------- read-only tables
+ * Filled by eval_init(); never written afterwards, so any number of search
+ * threads may evaluate at once. */
+
+static BoardPsqTable psq_table;
+/* Number of set bits of a rank (9-bit) or file (10-bit) occupancy mask. */
+static uint8_t popcount10[1 << RANK_NB];
+/* Horse geometry: per square, the four leg squares and the two destinations
+ * behind each leg. Off-board legs and destinations point at the horse's own
+ * square instead: it is occupied (a blocked leg) and holds an own piece (not
+ * a destination), so the mobility count needs no bounds branches. */
+static uint8_t horse_leg[SQ_NB][4];
+static uint8_t horse_dest[SQ_NB][4][2];
+/* Tables by color and square, indexed up to SQ_NONE = 255 (an empty slot,
+ * which reads 0 / "nowhere"): whether a piece there has crossed the river,
+ * a pawn's attack units (0 before the river), and the bit of a crossed pawn
+ * in a 5 x 10 grid of the enemy half (bit 63, masked off, when not crossed). */
+static uint8_t crossed[2][256];
+static uint8_t pawn_units[2][256];
+static uint8_t pawn_grid_bit[2][256];
+enum { PAWN_GRID_NOWHERE = 63 };
+#define PAWN_GRID_MASK ((UINT64_C(1) << 50) - 1)
+
+/* Piece code -> 1 when it is an enemy of the color / when it is not own. */
+static const uint8_t IS_ENEMY[2][PIECE_NB] = {
+    {0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1},
+    {0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0},
+};
+static const uint8_t NOT_OWN[2][PIECE_NB] = {
+    {1, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1},
+    {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
+};
+
+/* Piece-list slots as board.h lays them out (eval_init asserts it). Known at
+ * compile time, the piece loops unroll and lose their exit branches. */
+enum {
+    SLOT_HORSE = 5, SLOT_ROOK = 7, SLOT_CANNON = 9, SLOT_PAWN = 11,
+    SLOTS_PER_PIECE = 2, SLOTS_PAWN = 5
+};
+
+/* ------------------------------------------------------------ packed scores */
+
+static inline int score_mg(int32_t s)
+{
+    int mg = (int)((uint32_t)s & 0xFFFFu);
+    return mg >= 0x8000 ? mg - 0x10000 : mg;
+}
+
+/* s - mg is an exact multiple of 65536, so the division is exact. */
+static inline int score_eg(int32_t s) { return (int)((s - score_mg(s)) / 65536); }
+
+/* ------------------------------------------------------------------- init */
+
+typedef const int16_t (*HalfTable)[PSQ_HALF_FILES];
+
+static const HalfTable PSQ_MG[PT_NB] = {
+    NULL, PSQ_KING_MG, PSQ_ADVISOR_MG, PSQ_ELEPHANT_MG, PSQ_HORSE_MG, PSQ_ROOK_MG, PSQ_CANNON_MG, PSQ_PAWN_MG,
+};
+static const HalfTable PSQ_EG[PT_NB] = {
+    NULL, PSQ_KING_EG, PSQ_ADVISOR_EG, PSQ_ELEPHANT_EG, PSQ_HORSE_EG, PSQ_ROOK_EG, PSQ_CANNON_EG, PSQ_PAWN_EG,
+};
+static const int32_t MATERIAL[PT_NB] = {
+    0, MAT_KING, MAT_ADVISOR, MAT_ELEPHANT, MAT_HORSE, MAT_ROOK, MAT_CANNON, MAT_PAWN,
+};
+
+/* Packed value of a Red piece of this type on sq: material plus table bonus. */
+static int32_t red_psq_value(int type, int sq)
+{
+    int f = sq_file(sq), row = RANK_NB - 1 - sq_rank(sq);
+    int hf = f < PSQ_HALF_FILES ? f : FILE_NB - 1 - f;
+    return MATERIAL[type] + S(PSQ_MG[type][row][hf], PSQ_EG[type][row][hf]);
+}
+
+static int on_board(int file, int rank) { return file >= 0 && file < FILE_NB && rank >= 0 && rank < RANK_NB; }
+
+void eval_init(void)
+{
+    assert(BOARD_SLOT_FIRST[HORSE] == SLOT_HORSE && BOARD_SLOT_FIRST[ROOK] == SLOT_ROOK &&
+           BOARD_SLOT_FIRST[CANNON] == SLOT_CANNON && BOARD_SLOT_FIRST[PAWN] == SLOT_PAWN &&
+           BOARD_SLOT_COUNT[HORSE] == SLOTS_PER_PIECE && BOARD_SLOT_COUNT[ROOK] == SLOTS_PER_PIECE &&
+           BOARD_SLOT_COUNT[CANNON] == SLOTS_PER_PIECE && BOARD_SLOT_COUNT[PAWN] == SLOTS_PAWN);
+    for (int p = 0; p < PIECE_NB; p++)
+        for (int sq = 0; sq < SQ_NB; sq++)
+            psq_table[p][sq] = 0;
+    /* Black's entry is the negated Red entry of the rank-mirrored square, so a
+     * colour-mirrored position sums to exactly the negated psq. */
+    for (int type = KING; type <= PAWN; type++) {
+        for (int sq = 0; sq < SQ_NB; sq++) {
+            int32_t v = red_psq_value(type, sq);
+            psq_table[piece_make(RED, type)][sq] = v;
+            psq_table[piece_make(BLACK, type)][sq_make(sq_file(sq), RANK_NB - 1 - sq_rank(sq))] = -v;
+        }
+    }
+
+    for (int m = 0; m < (1 << RANK_NB); m++) {
+        int n = 0;
+        for (int x = m; x; x &= x - 1)
+            n++;
+        popcount10[m] = (uint8_t)n;
+    }
+
+    /* Leg directions: up, down, right, left; the destinations lie two steps
+     * beyond the leg's direction and one step to either side. */
+    static const int LEG_DF[4] = {0, 0, 1, -1}, LEG_DR[4] = {1, -1, 0, 0};
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        int f = sq_file(sq), r = sq_rank(sq);
+        for (int d = 0; d < 4; d++) {
+            int lf = f + LEG_DF[d], lr = r + LEG_DR[d];
+            horse_leg[sq][d] = (uint8_t)(on_board(lf, lr) ? sq_make(lf, lr) : sq);
+            for (int k = 0; k < 2; k++) {
+                int side = k ? 1 : -1;
+                int tf = f + 2 * LEG_DF[d] + (LEG_DF[d] ? 0 : side);
+                int tr = r + 2 * LEG_DR[d] + (LEG_DR[d] ? 0 : side);
+                horse_dest[sq][d][k] = (uint8_t)(on_board(lf, lr) && on_board(tf, tr) ? sq_make(tf, tr) : sq);
+            }
+        }
+    }
+
+    for (int c = RED; c <= BLACK; c++)
+        for (int sq = 0; sq < 256; sq++) {
+            int rr = sq >= SQ_NB ? 0 : c == RED ? sq_rank(sq) : RANK_NB - 1 - sq_rank(sq);
+            crossed[c][sq] = (uint8_t)(rr >= 5);
+            pawn_units[c][sq] = (uint8_t)(rr < 5 ? 0 : rr >= 7 ? ATTACK_UNITS_PAWN_DEEP : ATTACK_UNITS_PAWN);
+            pawn_grid_bit[c][sq] = (uint8_t)(rr < 5 ? PAWN_GRID_NOWHERE : (rr - 5) * 10 + sq_file(sq));
+        }
+}
+
+const BoardPsqTable *eval_psq_table(void) { return &psq_table; }
+
+/* ------------------------------------------------------------ line helpers */
+
+static inline int bit_low(unsigned x) { return __builtin_ctz(x); }
+static inline int bit_high(unsigned x) { return 31 - __builtin_clz(x); }
+
+/* The first and second occupied points below and above `pos` on a line of n
+ * points; none is reported as a point < 0 below or >= n above. Two virtual
+ * blockers beyond each end make every scan find two pieces each way, so the
+ * scan has no branches. */
+typedef struct LineScan {
+    int lo1, lo2, hi1, hi2;
+} LineScan;
+
+static inline LineScan line_scan(unsigned occ, int pos, int n)
+{
+    unsigned ext = (occ << 2) | 3u | (3u << (n + 2));
+    unsigned below = ext & ((4u << pos) - 1);
+    unsigned above = ext & ~((8u << pos) - 1);
+    LineScan ls;
+    ls.lo1 = bit_high(below);
+    ls.lo2 = bit_high(below ^ (1u << ls.lo1)) - 2;
+    ls.lo1 -= 2;
+    ls.hi1 = bit_low(above) - 2;
+    ls.hi2 = bit_low(above & (above - 1)) - 2;
+    return ls;
+}
+
+/* Empty points reachable from pos before the first blocker on either side. */
+static inline int line_empty(const LineScan *ls, int pos) { return (pos - ls->lo1 - 1) + (ls->hi1 - pos - 1); }
+
+/* Pieces strictly between points a and b of a line. */
+static inline int line_between(unsigned occ, int a, int b)
+{
+    int lo = a < b ? a : b, hi = a < b ? b : a;
+    return popcount10[occ & ((1u << hi) - 1) & ~((2u << lo) - 1)];
+}
+
+
+/* 1 when point x (possibly off the line) of rank r / file f holds an enemy
+ * of `us`; off-line points read square `self`, which holds our own piece.
+ * The choice is a mask, not a branch: which points exist is unpredictable. */
+static inline int enemy_at(const Board *b, int us, int on_line, int sq, int self)
+{
+    int m = -on_line;
+    return IS_ENEMY[us][b->sq[(sq & m) | (self & ~m)]];
+}
+static inline int enemy_on_rank(const Board *b, int us, int x, int r, int self)
+{
+    return enemy_at(b, us, (unsigned)x < FILE_NB, r * FILE_NB + x, self);
+}
+static inline int enemy_on_file(const Board *b, int us, int x, int f, int self)
+{
+    return enemy_at(b, us, (unsigned)x < RANK_NB, x * FILE_NB + f, self);
+}
+
+/* ------------------------------------------------------------ knowledge */
+
+/* What one side's pieces contribute: its packed score (good for that side)
+ * and what it threatens against the enemy general. */
+typedef struct SideEval {
+    int32_t score;
+    int attack_units;   /* crossed attackers, for the enemy's king danger */
+    int crossed_pawns;
+} SideEval;
+
+static int count_of(const Board *b, int color, int type) { return b->count[piece_make(color, type)]; }
+
+static void eval_horses(const Board *b, int us, int knowledge, SideEval *se)
+{
+    for (int s = SLOT_HORSE; s < SLOT_HORSE + SLOTS_PER_PIECE; s++) {
+        int sq = b->plist[us][s];
+        if (sq == SQ_NONE)
+            continue;
+        se->attack_units += ATTACK_UNITS_HORSE * crossed[us][sq];
+        if (knowledge < KNOW_MOBILITY)
+            continue;
+        /* Mobility counts destinations through free legs only, so a horse
+         * with blocked legs scores (much) lower. */
+        const uint8_t *not_own = NOT_OWN[us];
+        int mob = 0;
+        for (int d = 0; d < 4; d++)
+            mob += (b->sq[horse_leg[sq][d]] == PIECE_NONE) *
+                   (not_own[b->sq[horse_dest[sq][d][0]]] + not_own[b->sq[horse_dest[sq][d][1]]]);
+        se->score += S(HORSE_MOB_MG[mob], HORSE_MOB_EG[mob]);
+    }
+}
+
+static void eval_rooks(const Board *b, int us, int knowledge, SideEval *se)
+{
+    int them = us ^ 1, ek = board_king_sq(b, them);
+    for (int s = SLOT_ROOK; s < SLOT_ROOK + SLOTS_PER_PIECE; s++) {
+        int sq = b->plist[us][s];
+        if (sq == SQ_NONE)
+            continue;
+        int f = sq_file(sq), r = sq_rank(sq);
+        se->attack_units += ATTACK_UNITS_ROOK * crossed[us][sq];
+        if (knowledge < KNOW_MOBILITY)
+            continue;
+        LineScan rs = line_scan(b->rank_occ[r], f, FILE_NB);
+        LineScan fs = line_scan(b->file_occ[f], r, RANK_NB);
+        se->score += ROOK_MOB_PER_SQ * (line_empty(&rs, f) + line_empty(&fs, r));
+        /* Open file: nothing ahead up to the enemy back rank. */
+        int ahead = us == RED ? fs.hi1 : fs.lo1;
+        if ((unsigned)ahead >= RANK_NB)
+            se->score += ROOK_OPEN_FILE;
+        else
+            se->score += ROOK_SEMI_OPEN_FILE * IS_ENEMY[us][b->sq[sq_make(f, ahead)]];
+        if (knowledge < KNOW_FULL || ek == SQ_NONE)
+            continue;
+        /* A rook lined up with the general pins the one piece between. */
+        if (f == sq_file(ek) && line_between(b->file_occ[f], r, sq_rank(ek)) == 1)
+            se->score += ROOK_KING_PIN;
+        if (r == sq_rank(ek) && line_between(b->rank_occ[r], f, sq_file(ek)) == 1)
+            se->score += ROOK_KING_PIN;
+    }
+}
+
+static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se)
+{
+    int them = us ^ 1, ek = board_king_sq(b, them);
+    for (int s = SLOT_CANNON; s < SLOT_CANNON + SLOTS_PER_PIECE; s++) {
+        int sq = b->plist[us][s];
+        if (sq == SQ_NONE)
+            continue;
+        int f = sq_file(sq), r = sq_rank(sq);
+        se->attack_units += ATTACK_UNITS_CANNON * crossed[us][sq];
+        if (knowledge < KNOW_MOBILITY)
+            continue;
+        LineScan rs = line_scan(b->rank_occ[r], f, FILE_NB);
+        LineScan fs = line_scan(b->file_occ[f], r, RANK_NB);
+        se->score += CANNON_MOB_PER_SQ * (line_empty(&rs, f) + line_empty(&fs, r));
+        /* Screens: the first piece in a direction; what lies behind it is
+         * what the cannon attacks. */
+        if (rs.lo1 < 0 && rs.hi1 >= FILE_NB && fs.lo1 < 0 && fs.hi1 >= RANK_NB)
+            se->score += CANNON_NO_SCREEN;
+        se->score += CANNON_THREAT * (enemy_on_rank(b, us, rs.lo2, r, sq) + enemy_on_rank(b, us, rs.hi2, r, sq) +
+                                      enemy_on_file(b, us, fs.lo2, f, sq) + enemy_on_file(b, us, fs.hi2, f, sq));
+        if (knowledge < KNOW_FULL || ek == SQ_NONE)
+            continue;
+        int kf = sq_file(ek), kr = sq_rank(ek);
+        if (f == kf) {
+            int n = line_between(b->file_occ[f], r, kr);
+            if (n == 0)
+                se->score += kf == FILE_NB / 2 ? HOLLOW_CANNON_CENTER : HOLLOW_CANNON_SIDE;
+            else if (n == 2)
+                se->score += CANNON_KING_LINE_2;
+            else if (n >= 3 && f == FILE_NB / 2)
+                se->score += CANNON_KING_FILE_FAR;
+        }
+        if (r == kr) {
+            int n = line_between(b->rank_occ[r], f, kf);
+            if (n == 0)
+                se->score += CANNON_KING_RANK_OPEN;
+            else if (n == 2)
+                se->score += CANNON_KING_LINE_2;
+        }
+    }
+}
+
+static void eval_pawns(const Board *b, int us, SideEval *se)
+{
+    /* Captured pawns (SQ_NONE) read zeros from the tables: no branches. */
+    uint64_t grid = 0;
+    for (int s = SLOT_PAWN; s < SLOT_PAWN + SLOTS_PAWN; s++) {
+        int sq = b->plist[us][s];
+        int units = pawn_units[us][sq];
+        se->crossed_pawns += units != 0;
+        se->attack_units += units;
+        grid |= UINT64_C(1) << pawn_grid_bit[us][sq];
+    }
+    /* Side-by-side crossed pawns, each pair once. Rows are 10 bits apart
+     * and file bits go up to 8, so the shift never pairs across rows. */
+    uint64_t pairs = grid & PAWN_GRID_MASK & (grid >> 1);
+    for (; pairs; pairs &= pairs - 1)
+        se->score += PAWN_LINKED;
+}
+
+/* Our general's file ahead of it: empty invites an enemy rook, a single
+ * piece is a ready screen for an enemy cannon. */
+static int32_t eval_king_exposure(const Board *b, int us)
+{
+    int them = us ^ 1, k = board_king_sq(b, us);
+    if (k == SQ_NONE)
+        return 0;
+    unsigned occ = b->file_occ[sq_file(k)];
+    int kr = sq_rank(k);
+    unsigned ahead = us == RED ? occ >> (kr + 1) : occ & ((1u << kr) - 1);
+    int n = popcount10[ahead];
+    if (n == 0)
+        return KING_OPEN_FILE_VS_ROOK * count_of(b, them, ROOK);
+    if (n == 1)
+        return KING_SCREEN_FILE_VS_CANNON * count_of(b, them, CANNON);
+    return 0;
+}
+
+/* Missing defenders weighed against the attackers that exploit them, and the
+ * danger from enemy pieces across the river. Returns a penalty (>= 0). */
+static int32_t eval_king_danger(const Board *b, int us, const SideEval *enemy)
+{
+    int them = us ^ 1;
+    int miss_adv = 2 - count_of(b, us, ADVISOR), miss_ele = 2 - count_of(b, us, ELEPHANT);
+    miss_adv = miss_adv < 0 ? 0 : miss_adv;
+    miss_ele = miss_ele < 0 ? 0 : miss_ele;
+    int er = count_of(b, them, ROOK), eh = count_of(b, them, HORSE), ec = count_of(b, them, CANNON);
+    int ep = enemy->crossed_pawns;
+
+    int32_t pen = miss_adv * (ADV_MISSING_VS_ROOK * er + ADV_MISSING_VS_HORSE * eh + ADV_MISSING_VS_CANNON * ec +
+                              ADV_MISSING_VS_PAWN * ep) +
+                  miss_ele * (ELE_MISSING_VS_ROOK * er + ELE_MISSING_VS_HORSE * eh + ELE_MISSING_VS_CANNON * ec +
+                              ELE_MISSING_VS_PAWN * ep);
+
+    int units = enemy->attack_units < ATTACK_UNITS_MAX ? enemy->attack_units : ATTACK_UNITS_MAX;
+    int d = KING_DANGER_MG[units] * (DANGER_DEF_BASE + 2 * miss_adv + miss_ele) / DANGER_DEF_BASE;
+    pen += S(d, d * DANGER_EG_NUM / DANGER_EG_DEN);
+    return pen;
+}
+
+/* Endings the leading side can rarely or never win: shrink its score. */
+static int scale_drawish(const Board *b, int v)
+{
+    if (v == 0)
+        return 0;
+    int strong = v > 0 ? RED : BLACK, weak = strong ^ 1;
+    int rooks = count_of(b, strong, ROOK), minors = count_of(b, strong, HORSE) + count_of(b, strong, CANNON);
+    int pawns = count_of(b, strong, PAWN);
+    if (rooks + minors + pawns == 0)
+        return v * SCALE_NO_ATTACKERS / SCALE_ONE;
+    if (rooks == 0 && pawns == 0 && minors == 1 &&
+        count_of(b, weak, ADVISOR) + count_of(b, weak, ELEPHANT) >= SCALE_LONE_MINOR_DEFENDERS)
+        return v * SCALE_LONE_MINOR / SCALE_ONE;
+    return v;
+}
+
+static int game_phase(const Board *b)
+{
+    int ph = 0;
+    for (int c = RED; c <= BLACK; c++)
+        ph += PHASE_ROOK * count_of(b, c, ROOK) + PHASE_HORSE * count_of(b, c, HORSE) +
+              PHASE_CANNON * count_of(b, c, CANNON);
+    return ph < PHASE_MAX ? ph : PHASE_MAX;
+}
+
+/* b->psq is only ours when our table is installed; otherwise (a board that
+ * never saw board_set_psq) sum it here rather than return nonsense. */
+static int32_t psq_sum(const Board *b)
+{
+    if (b->psq_table == &psq_table)
+        return b->psq;
+    int32_t s = 0;
+    for (int sq = 0; sq < SQ_NB; sq++)
+        s += psq_table[b->sq[sq]][sq];
+    return s;
+}
+
+int eval_evaluate(const Board *b, int knowledge)
+{
+    int32_t packed = psq_sum(b);
+
+    if (knowledge >= KNOW_BASIC) {
+        SideEval se[2] = {{0, 0, 0}, {0, 0, 0}};
+        for (int c = RED; c <= BLACK; c++) {
+            eval_horses(b, c, knowledge, &se[c]);
+            eval_rooks(b, c, knowledge, &se[c]);
+            eval_cannons(b, c, knowledge, &se[c]);
+            eval_pawns(b, c, &se[c]);
+            if (knowledge >= KNOW_FULL)
+                se[c].score += eval_king_exposure(b, c);
+        }
+        packed += se[RED].score - se[BLACK].score;
+        packed -= eval_king_danger(b, RED, &se[BLACK]) - eval_king_danger(b, BLACK, &se[RED]);
+    }
+
+    /* Taper: C division truncates toward zero, so a colour-mirrored position
+     * gets exactly the negated value. */
+    int phase = game_phase(b);
+    int v = (score_mg(packed) * phase + score_eg(packed) * (PHASE_MAX - phase)) / PHASE_MAX;
+
+    if (knowledge >= KNOW_BASIC)
+        v = scale_drawish(b, v);
+    v = b->side == RED ? v : -v;
+    if (knowledge >= KNOW_BASIC)
+        v += TEMPO_BONUS;
+    return v;
+}

@@ -1,0 +1,1051 @@
+/* server.c — the engine loop a GUI talks to: UCCI by default, the UCI dialect
+ * (ranks 0..9) after `uci`. This thread reads and applies commands; the search
+ * thread reports through callbacks; one mutex keeps their output lines whole. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <ctype.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "eval.h"
+#include "protocol.h"
+#include "search.h"
+#include "server_internal.h"
+
+enum { PROTO_OUT_MAX = 4096, PROTO_MAX_THREADS = 256, PROTO_MAX_HASH_MB = 65536 };
+
+typedef enum Dialect { DIALECT_UCCI = 0, DIALECT_UCI } Dialect;
+
+/* ------------------------------------------------------------- options */
+
+typedef enum OptId {
+    OPT_USEMILLISEC,
+    OPT_BATCH,
+    OPT_DEBUG,
+    OPT_PONDER,
+    OPT_HASH,
+    OPT_THREADS,
+    OPT_IDLE,
+    OPT_PRUNING,
+    OPT_KNOWLEDGE,
+    OPT_RANDOMNESS,
+    OPT_STYLE,
+    OPT_MULTIPV,
+    OPT_NEWGAME,
+    OPT_BOOKFILES,
+    OPT_USEBOOK,
+    OPT_RESIGN,
+    OPT_MOVEOVERHEAD,
+    OPT_NB
+} OptId;
+
+typedef enum OptType { OPT_CHECK, OPT_SPIN, OPT_COMBO, OPT_STRING, OPT_BUTTON } OptType;
+
+typedef struct OptionDesc {
+    OptId id;
+    const char *ucci;          /* UCCI name, also its normalised lookup key */
+    const char *uci;           /* UCI display name; NULL: not advertised in UCI */
+    const char *alias;         /* one more normalised name accepted, or NULL */
+    OptType type;
+    int min, max;              /* spin range */
+    const char *const *vars;   /* combo values, the engine's preferred one first */
+} OptionDesc;
+
+/* Some adapters (uci2wb) set every combo to its first value, so each list
+ * starts with what Chariot would choose by itself. */
+static const char *const VARS_LEVEL_DESC[] = {"large", "medium", "small", "none", NULL};
+static const char *const VARS_LEVEL_ASC[] = {"none", "small", "medium", "large", NULL};
+static const char *const VARS_STYLE[] = {"normal", "solid", "risky", NULL};
+
+static const OptionDesc OPTIONS[OPT_NB] = {
+    {OPT_USEMILLISEC, "usemillisec", NULL, NULL, OPT_CHECK, 0, 0, NULL},
+    {OPT_BATCH, "batch", NULL, NULL, OPT_CHECK, 0, 0, NULL},
+    {OPT_DEBUG, "debug", NULL, NULL, OPT_CHECK, 0, 0, NULL},
+    {OPT_PONDER, "ponder", "Ponder", NULL, OPT_CHECK, 0, 0, NULL},
+    {OPT_HASH, "hashsize", "Hash", "hash", OPT_SPIN, 0, PROTO_MAX_HASH_MB, NULL},
+    {OPT_THREADS, "threads", "Threads", NULL, OPT_SPIN, 0, PROTO_MAX_THREADS, NULL},
+    {OPT_IDLE, "idle", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_ASC},
+    {OPT_PRUNING, "pruning", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_DESC},
+    {OPT_KNOWLEDGE, "knowledge", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_DESC},
+    {OPT_RANDOMNESS, "randomness", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_ASC},
+    {OPT_STYLE, "style", NULL, NULL, OPT_COMBO, 0, 0, VARS_STYLE},
+    {OPT_MULTIPV, "multipv", "MultiPV", NULL, OPT_SPIN, 1, MAX_MULTIPV, NULL},
+    {OPT_NEWGAME, "newgame", "Clear Hash", "clearhash", OPT_BUTTON, 0, 0, NULL},
+    {OPT_BOOKFILES, "bookfiles", NULL, NULL, OPT_STRING, 0, 0, NULL},
+    {OPT_USEBOOK, "usebook", NULL, NULL, OPT_CHECK, 0, 0, NULL},
+    {OPT_RESIGN, "resign", NULL, NULL, OPT_SPIN, 0, PROTO_RESIGN_MAX, NULL},
+    {OPT_MOVEOVERHEAD, "moveoverhead", "Move Overhead", NULL, OPT_SPIN, 0, 5000, NULL},
+};
+
+/* Every option value; spins as ints, checks as 0/1, combos as an index into
+ * the option's vars. */
+typedef struct Settings {
+    int value[OPT_NB];
+    char bookfiles[UCCI_VALUE_MAX];
+} Settings;
+
+/* ------------------------------------------------------------- server */
+
+typedef struct Server {
+    FILE *in, *out;
+    Searcher *searcher;
+    SearchOptions search_defaults;
+    Settings settings, defaults;
+    Board *pos;              /* the current position (always valid) */
+    Board *scratch;          /* where a new position is built before it replaces pos */
+    int ban_count;
+    Move bans[MAX_MOVES];
+    char *line;
+    UcciCommand *cmd;
+    SearchLimits limits;
+
+    /* Everything below is shared with the search thread: guarded by lock. */
+    pthread_mutex_t lock;
+    pthread_cond_t idle_cond;
+    Dialect dialect;
+    bool out_broken;         /* writing to out failed: the GUI is gone */
+    bool thinking;           /* from `go` until bestmove/nobestmove is printed */
+    bool stop_requested;
+    bool search_ponder;      /* a ponder search not yet hit */
+    bool search_infinite;
+    bool counted;            /* the result counts for draw/resign decisions */
+    bool opp_draw;           /* the opponent offers a draw */
+    bool has_pending;        /* a result held until stop/ponderhit */
+    SearchResult pending;
+    Board *search_root;      /* copy of the root, for the draw decision */
+    int equal_streak, losing_streak;
+} Server;
+
+/* ------------------------------------------------------------- output */
+
+typedef struct OutLine {
+    char buf[PROTO_OUT_MAX];
+    size_t n;
+} OutLine;
+
+#if defined(__GNUC__)
+#define PROTO_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define PROTO_PRINTF(f, a)
+#endif
+
+static void outline_add(OutLine *l, const char *fmt, ...) PROTO_PRINTF(2, 3);
+static void emit(Server *sv, const char *fmt, ...) PROTO_PRINTF(2, 3);
+static void emit_error(Server *sv, const char *fmt, ...) PROTO_PRINTF(2, 3);
+
+static void outline_add(OutLine *l, const char *fmt, ...)
+{
+    if (l->n >= sizeof l->buf - 1)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(l->buf + l->n, sizeof l->buf - l->n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        l->n += (size_t)k < sizeof l->buf - l->n ? (size_t)k : sizeof l->buf - 1 - l->n;
+}
+
+/* Writes one line: ASCII only, never blank, flushed. Caller holds sv->lock. */
+static void emit_locked(Server *sv, const char *text)
+{
+    char buf[PROTO_OUT_MAX];
+    size_t n = 0;
+    for (const char *p = text; *p && n < sizeof buf - 1; p++) {
+        unsigned char c = (unsigned char)*p;
+        buf[n++] = (c >= 0x20 && c < 0x7F) ? (char)c : '?';
+    }
+    while (n > 0 && buf[n - 1] == ' ')
+        n--;
+    if (n == 0 || sv->out_broken)
+        return;
+    buf[n++] = '\n';
+    if (fwrite(buf, 1, n, sv->out) != n || fflush(sv->out) != 0)
+        sv->out_broken = true;
+}
+
+static void emit(Server *sv, const char *fmt, ...)
+{
+    char buf[PROTO_OUT_MAX];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&sv->lock);
+    emit_locked(sv, buf);
+    pthread_mutex_unlock(&sv->lock);
+}
+
+static void emit_error(Server *sv, const char *fmt, ...)
+{
+    char buf[PROTO_OUT_MAX];
+    int k = snprintf(buf, sizeof buf, "info string error: ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + k, sizeof buf - (size_t)k, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&sv->lock);
+    emit_locked(sv, buf);
+    pthread_mutex_unlock(&sv->lock);
+}
+
+static Dialect dialect_of(Server *sv)
+{
+    pthread_mutex_lock(&sv->lock);
+    Dialect d = sv->dialect;
+    pthread_mutex_unlock(&sv->lock);
+    return d;
+}
+
+static const char *move_str(Move m, char out[5])
+{
+    move_to_iccs(m, out);
+    return out;
+}
+
+/* ------------------------------------------------------ search callbacks */
+
+static void cb_info(void *ctx, const SearchInfo *info)
+{
+    Server *sv = ctx;
+    OutLine l = {.n = 0};
+    pthread_mutex_lock(&sv->lock);
+    outline_add(&l, "info depth %d seldepth %d", info->depth, info->seldepth);
+    if (sv->dialect == DIALECT_UCI) {
+        outline_add(&l, " multipv %d", info->multipv);
+        if (score_is_mate(info->score))
+            outline_add(&l, " score mate %d", score_mate_moves(info->score));
+        else
+            outline_add(&l, " score cp %d", info->score);
+        if (info->bound == BOUND_LOWER)
+            outline_add(&l, " lowerbound");
+        else if (info->bound == BOUND_UPPER)
+            outline_add(&l, " upperbound");
+        outline_add(&l, " nodes %llu nps %llu hashfull %d time %lld", (unsigned long long)info->nodes,
+                    (unsigned long long)info->nps, info->hashfull, (long long)info->time_ms);
+    } else {
+        /* UCCI: plain `score N` (GUIs read `score cp N` as 0) and pv last. */
+        if (sv->settings.value[OPT_MULTIPV] > 1)
+            outline_add(&l, " multipv %d", info->multipv);
+        outline_add(&l, " score %d time %lld nodes %llu nps %llu", info->score, (long long)info->time_ms,
+                    (unsigned long long)info->nodes, (unsigned long long)info->nps);
+    }
+    if (info->pv_len > 0) {
+        outline_add(&l, " pv");
+        for (int i = 0; i < info->pv_len && i < MAX_PLY; i++) {
+            char m[5];
+            outline_add(&l, " %s", move_str(info->pv[i], m));
+        }
+    }
+    emit_locked(sv, l.buf);
+    pthread_mutex_unlock(&sv->lock);
+}
+
+static void cb_currmove(void *ctx, Move m, int number, int depth)
+{
+    Server *sv = ctx;
+    char ms[5];
+    move_str(m, ms);
+    char buf[96];
+    pthread_mutex_lock(&sv->lock);
+    if (sv->dialect == DIALECT_UCI)
+        snprintf(buf, sizeof buf, "info depth %d currmove %s currmovenumber %d", depth, ms, number);
+    else
+        snprintf(buf, sizeof buf, "info currmove %s currmovenumber %d", ms, number);
+    emit_locked(sv, buf);
+    pthread_mutex_unlock(&sv->lock);
+}
+
+/* UCCI only: " draw" to offer or accept a draw, " resign" when hopeless,
+ * or "". Updates the streak counters. Caller holds sv->lock. */
+static const char *draw_or_resign_locked(Server *sv, const SearchResult *r)
+{
+    /* Analysis, and ponder searches the GUI stopped (a ponder miss), say
+     * nothing about the game. */
+    if (!sv->counted || sv->search_ponder)
+        return sv->opp_draw && r->score <= PROTO_DRAW_ACCEPT_MAX ? " draw" : "";
+    int resign_at = sv->settings.value[OPT_RESIGN];
+    sv->losing_streak = resign_at > 0 && r->score < -resign_at ? sv->losing_streak + 1 : 0;
+    sv->equal_streak = abs(r->score) <= PROTO_DRAW_OFFER_BAND ? sv->equal_streak + 1 : 0;
+    if (resign_at > 0 && (r->score <= -SCORE_MATE_MIN || sv->losing_streak >= PROTO_RESIGN_MOVES))
+        return " resign";
+    /* Style moves the acceptance bar: solid takes a draw a little ahead,
+     * risky only when a little behind. */
+    int accept = PROTO_DRAW_ACCEPT_MAX;
+    const char *style = VARS_STYLE[sv->settings.value[OPT_STYLE]];
+    if (strcmp(style, "solid") == 0)
+        accept += PROTO_DRAW_STYLE_SHIFT;
+    else if (strcmp(style, "risky") == 0)
+        accept -= PROTO_DRAW_STYLE_SHIFT;
+    if (sv->opp_draw && r->score <= accept)
+        return " draw";
+    if (sv->equal_streak >= PROTO_DRAW_OFFER_MOVES)
+        return " draw";
+    if (sv->search_root && board_insufficient_material(sv->search_root) && abs(r->score) <= PROTO_DRAW_OFFER_BAND)
+        return " draw";
+    return "";
+}
+
+/* Prints the result and leaves the thinking state. Caller holds sv->lock. */
+static void emit_bestmove_locked(Server *sv, const SearchResult *r)
+{
+    char buf[96];
+    if (r->best == MOVE_NONE) {
+        emit_locked(sv, sv->dialect == DIALECT_UCI ? "bestmove (none)" : "nobestmove");
+    } else {
+        char b[5], p[5];
+        int k = snprintf(buf, sizeof buf, "bestmove %s", move_str(r->best, b));
+        if (r->ponder != MOVE_NONE)
+            k += snprintf(buf + k, sizeof buf - (size_t)k, " ponder %s", move_str(r->ponder, p));
+        if (sv->dialect == DIALECT_UCCI)
+            snprintf(buf + k, sizeof buf - (size_t)k, "%s", draw_or_resign_locked(sv, r));
+        emit_locked(sv, buf);
+    }
+    sv->thinking = false;
+    sv->has_pending = false;
+    pthread_cond_broadcast(&sv->idle_cond);
+}
+
+static void cb_bestmove(void *ctx, const SearchResult *r)
+{
+    Server *sv = ctx;
+    pthread_mutex_lock(&sv->lock);
+    /* An infinite or unanswered ponder search must not answer before the GUI
+     * says stop or ponderhit, even if it ran out of things to search. */
+    if ((sv->search_infinite || sv->search_ponder) && !sv->stop_requested) {
+        sv->pending = *r;
+        sv->has_pending = true;
+    } else {
+        emit_bestmove_locked(sv, r);
+    }
+    pthread_mutex_unlock(&sv->lock);
+}
+
+/* Waits until the current search (if any) has answered. */
+static void wait_idle(Server *sv)
+{
+    pthread_mutex_lock(&sv->lock);
+    while (sv->thinking)
+        pthread_cond_wait(&sv->idle_cond, &sv->lock);
+    pthread_mutex_unlock(&sv->lock);
+    searcher_wait(sv->searcher);
+}
+
+/* Asks the search to stop; a held result is printed at once. */
+static void request_stop(Server *sv)
+{
+    pthread_mutex_lock(&sv->lock);
+    bool was_thinking = sv->thinking;
+    if (was_thinking) {
+        sv->stop_requested = true;
+        if (sv->has_pending)
+            emit_bestmove_locked(sv, &sv->pending);
+    }
+    pthread_mutex_unlock(&sv->lock);
+    if (was_thinking)
+        searcher_stop(sv->searcher);
+}
+
+/* True when the engine may change state that a search depends on. A search
+ * already told to stop is simply waited for (a GUI may send the next
+ * position/go right after stop); a running one makes the command fail. */
+static bool ensure_idle(Server *sv, const char *what)
+{
+    pthread_mutex_lock(&sv->lock);
+    bool busy = sv->thinking, stopping = sv->stop_requested;
+    pthread_mutex_unlock(&sv->lock);
+    if (busy && !stopping) {
+        emit_error(sv, "engine is thinking; %s ignored (send stop first)", what);
+        return false;
+    }
+    wait_idle(sv);
+    return true;
+}
+
+/* ------------------------------------------------------------ settings */
+
+static int online_cores(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1)
+        return 1;
+    return n > PROTO_MAX_THREADS ? PROTO_MAX_THREADS : (int)n;
+}
+
+static SearchOptions search_options_from(const Server *sv, const Settings *st)
+{
+    SearchOptions o = sv->search_defaults;
+    o.hash_mb = st->value[OPT_HASH] > 0 ? st->value[OPT_HASH] : sv->search_defaults.hash_mb;
+    o.threads = st->value[OPT_THREADS] > 0 ? st->value[OPT_THREADS] : online_cores();
+    o.multipv = st->value[OPT_MULTIPV];
+    o.move_overhead_ms = st->value[OPT_MOVEOVERHEAD];
+    /* combos list "large" first: index 0 is level 3 */
+    o.pruning = 3 - st->value[OPT_PRUNING];
+    o.null_move = o.pruning != 0;
+    o.knowledge = 3 - st->value[OPT_KNOWLEDGE];
+    o.randomness = st->value[OPT_RANDOMNESS];
+    return o;
+}
+
+static void settings_init(Server *sv, Settings *st)
+{
+    memset(st, 0, sizeof *st);
+    const SearchOptions *d = &sv->search_defaults;
+    st->value[OPT_HASH] = 0; /* 0: the search's own default */
+    st->value[OPT_THREADS] = 1; /* one thread keeps fixed-depth runs reproducible */
+    st->value[OPT_MULTIPV] = d->multipv >= 1 && d->multipv <= MAX_MULTIPV ? d->multipv : 1;
+    st->value[OPT_MOVEOVERHEAD] = d->move_overhead_ms >= 0 && d->move_overhead_ms <= 5000 ? d->move_overhead_ms : 0;
+    st->value[OPT_PRUNING] = d->pruning >= 0 && d->pruning <= 3 ? 3 - d->pruning : 0;
+    st->value[OPT_KNOWLEDGE] = d->knowledge >= 0 && d->knowledge <= 3 ? 3 - d->knowledge : 0;
+    st->value[OPT_RANDOMNESS] = d->randomness >= 0 && d->randomness <= 3 ? d->randomness : 0;
+    st->value[OPT_RESIGN] = PROTO_RESIGN_DEFAULT;
+}
+
+static int default_int(const Server *sv, OptId id)
+{
+    if (id == OPT_HASH && sv->dialect == DIALECT_UCI)
+        return sv->search_defaults.hash_mb; /* UCI GUIs expect a real size */
+    return sv->defaults.value[id];
+}
+
+static void emit_option_list(Server *sv)
+{
+    bool uci = dialect_of(sv) == DIALECT_UCI;
+    for (int i = 0; i < OPT_NB; i++) {
+        const OptionDesc *o = &OPTIONS[i];
+        if (uci && !o->uci)
+            continue;
+        OutLine l = {.n = 0};
+        outline_add(&l, "option %s%s type ", uci ? "name " : "", uci ? o->uci : o->ucci);
+        int def = default_int(sv, o->id);
+        switch (o->type) {
+        case OPT_CHECK:
+            outline_add(&l, "check default %s", def ? "true" : "false");
+            break;
+        case OPT_SPIN: {
+            int min = o->min;
+            if (uci && (o->id == OPT_HASH || o->id == OPT_THREADS))
+                min = 1; /* 0 ("engine decides") is a UCCI convention */
+            if (uci)
+                outline_add(&l, "spin default %d min %d max %d", def, min, o->max);
+            else
+                outline_add(&l, "spin min %d max %d default %d", min, o->max, def);
+            break;
+        }
+        case OPT_COMBO:
+            outline_add(&l, "combo");
+            for (int k = 0; o->vars[k]; k++)
+                outline_add(&l, " var %s", o->vars[k]);
+            outline_add(&l, " default %s", o->vars[def]);
+            break;
+        case OPT_STRING:
+            outline_add(&l, "string default <empty>");
+            break;
+        case OPT_BUTTON:
+            outline_add(&l, "button");
+            break;
+        }
+        emit(sv, "%s", l.buf);
+    }
+}
+
+static void emit_handshake(Server *sv, Dialect d)
+{
+    pthread_mutex_lock(&sv->lock);
+    sv->dialect = d;
+    pthread_mutex_unlock(&sv->lock);
+    if (d == DIALECT_UCI) {
+        emit(sv, "id name Chariot %s", CHARIOT_VERSION);
+        emit(sv, "id author Chariot developers");
+    } else {
+        emit(sv, "id name Chariot");
+        emit(sv, "id version %s", CHARIOT_VERSION);
+        emit(sv, "id author Chariot developers");
+    }
+    emit_option_list(sv);
+    emit(sv, "%s", d == DIALECT_UCI ? "uciok" : "ucciok");
+}
+
+static const OptionDesc *find_option(const char *name)
+{
+    for (int i = 0; i < OPT_NB; i++) {
+        const OptionDesc *o = &OPTIONS[i];
+        if (strcmp(name, o->ucci) == 0 || (o->alias && strcmp(name, o->alias) == 0))
+            return o;
+    }
+    return NULL;
+}
+
+static bool parse_bool(const char *v, int *out)
+{
+    static const char *const yes[] = {"true", "on", "yes", "1"};
+    static const char *const no[] = {"false", "off", "no", "0"};
+    for (int i = 0; i < 4; i++) {
+        if (ucci_word_eq(v, strlen(v), yes[i])) {
+            *out = 1;
+            return true;
+        }
+        if (ucci_word_eq(v, strlen(v), no[i])) {
+            *out = 0;
+            return true;
+        }
+    }
+    return false;
+}
+
+static bool parse_spin(const char *v, long long *out)
+{
+    const char *p = v;
+    if (*p == '+' || *p == '-')
+        p++;
+    if (!isdigit((unsigned char)*p))
+        return false;
+    int digits = 0;
+    for (const char *q = p; *q; q++, digits++)
+        if (!isdigit((unsigned char)*q) || digits > 12)
+            return false;
+    *out = strtoll(v, NULL, 10);
+    return true;
+}
+
+static int parse_combo(const OptionDesc *o, const char *v)
+{
+    for (int k = 0; o->vars[k]; k++)
+        if (ucci_word_eq(v, strlen(v), o->vars[k]))
+            return k;
+    /* ElephantEye's randomness levels "tiny" and "huge" */
+    if (o->id == OPT_RANDOMNESS) {
+        if (ucci_word_eq(v, strlen(v), "tiny"))
+            return 1;
+        if (ucci_word_eq(v, strlen(v), "huge"))
+            return 3;
+    }
+    return -1;
+}
+
+static void new_game(Server *sv)
+{
+    searcher_new_game(sv->searcher);
+    pthread_mutex_lock(&sv->lock);
+    sv->equal_streak = sv->losing_streak = 0;
+    pthread_mutex_unlock(&sv->lock);
+}
+
+static bool option_needs_search(OptId id)
+{
+    return id == OPT_HASH || id == OPT_THREADS || id == OPT_MULTIPV || id == OPT_MOVEOVERHEAD ||
+           id == OPT_PRUNING || id == OPT_KNOWLEDGE || id == OPT_RANDOMNESS || id == OPT_NEWGAME;
+}
+
+static void do_setoption(Server *sv, const UcciCommand *c)
+{
+    const OptionDesc *o = find_option(c->name);
+    if (!o)
+        return; /* GUIs send options they never read from us: ignore silently */
+    char echo[UCCI_ECHO_MAX + 4];
+    ucci_echo(c->value, strlen(c->value), echo);
+    if (option_needs_search(o->id) && !ensure_idle(sv, "setoption"))
+        return;
+
+    Settings next = sv->settings;
+    switch (o->type) {
+    case OPT_BUTTON:
+        new_game(sv);
+        return;
+    case OPT_CHECK: {
+        int b;
+        if (!parse_bool(c->value, &b)) {
+            emit_error(sv, "option %s: expected true or false, got '%s'", o->ucci, echo);
+            return;
+        }
+        next.value[o->id] = b;
+        break;
+    }
+    case OPT_SPIN: {
+        long long v;
+        if (!parse_spin(c->value, &v)) {
+            emit_error(sv, "option %s: expected a number, got '%s'", o->ucci, echo);
+            return;
+        }
+        if (v < o->min || v > o->max) {
+            emit_error(sv, "option %s: %s is out of range %d..%d; unchanged", o->ucci, echo, o->min, o->max);
+            return;
+        }
+        next.value[o->id] = (int)v;
+        break;
+    }
+    case OPT_COMBO: {
+        int k = parse_combo(o, c->value);
+        if (k < 0) {
+            OutLine l = {.n = 0};
+            for (int i = 0; o->vars[i]; i++)
+                outline_add(&l, "%s%s", i ? "/" : "", o->vars[i]);
+            emit_error(sv, "option %s: '%s' is not one of %s; unchanged", o->ucci, echo, l.buf);
+            return;
+        }
+        next.value[o->id] = k;
+        break;
+    }
+    case OPT_STRING:
+        /* bookfiles: Chariot has no book yet; the value is kept, unused */
+        snprintf(next.bookfiles, sizeof next.bookfiles, "%s", c->value);
+        break;
+    }
+
+    if (option_needs_search(o->id)) {
+        SearchOptions so = search_options_from(sv, &next);
+        if (!searcher_set_options(sv->searcher, &so)) {
+            emit_error(sv, "option %s: value '%s' rejected by the search; unchanged", o->ucci, echo);
+            return;
+        }
+    }
+    pthread_mutex_lock(&sv->lock);
+    sv->settings = next;
+    pthread_mutex_unlock(&sv->lock);
+}
+
+/* ------------------------------------------------------------ positions */
+
+/* Builds the position of a position/probe command into *b. On failure prints
+ * one error and returns false. */
+static bool build_position(Server *sv, const UcciCommand *c, Board *b)
+{
+    char err[160];
+    if (c->has_fen) {
+        if (!board_from_fen(b, c->fen, err, sizeof err)) {
+            char echo[UCCI_ECHO_MAX + 4];
+            ucci_echo(c->fen, strlen(c->fen), echo);
+            emit_error(sv, "bad FEN '%s': %s; position unchanged", echo, err);
+            return false;
+        }
+    } else {
+        board_startpos(b);
+    }
+    board_set_psq(b, eval_psq_table());
+    for (int i = 0; i < c->move_count; i++) {
+        Move m = c->moves[i];
+        char ms[5];
+        if (b->ply >= PROTO_HIST_LIMIT)
+            board_compact_history(b);
+        if (b->ply >= PROTO_HIST_LIMIT) {
+            emit_error(sv, "too many moves without a capture (move %d); position unchanged", i + 1);
+            return false;
+        }
+        if (!board_is_legal(b, m)) {
+            emit_error(sv, "illegal move %s (move %d); position unchanged", move_str(m, ms), i + 1);
+            return false;
+        }
+        board_make(b, m);
+    }
+    return true;
+}
+
+static void do_position(Server *sv, const UcciCommand *c)
+{
+    if (!build_position(sv, c, sv->scratch))
+        return;
+    Board *t = sv->pos;
+    sv->pos = sv->scratch;
+    sv->scratch = t;
+    sv->ban_count = 0;
+    if (sv->settings.value[OPT_DEBUG]) {
+        char fen[160];
+        board_to_fen(sv->pos, fen, sizeof fen);
+        emit(sv, "info string position %s (%d moves)", fen, c->move_count);
+    }
+}
+
+static void do_banmoves(Server *sv, const UcciCommand *c)
+{
+    int bad = -1;
+    for (int i = 0; i < c->move_count; i++) {
+        Move m = c->moves[i];
+        if (!board_is_legal(sv->pos, m)) {
+            if (bad < 0)
+                bad = i;
+            continue;
+        }
+        bool dup = false;
+        for (int k = 0; k < sv->ban_count; k++)
+            dup |= sv->bans[k] == m;
+        if (!dup && sv->ban_count < MAX_MOVES)
+            sv->bans[sv->ban_count++] = m;
+    }
+    if (bad >= 0) {
+        char ms[5];
+        emit_error(sv, "banmoves: %s is not a legal move here; the legal ones are banned",
+                   move_str(c->moves[bad], ms));
+    }
+}
+
+static void do_probe(Server *sv, const UcciCommand *c)
+{
+    const Board *b = sv->pos;
+    if (c->startpos || c->has_fen) {
+        if (!build_position(sv, c, sv->scratch))
+            return;
+        b = sv->scratch;
+    }
+    TTProbe p;
+    if (!searcher_probe(sv->searcher, b, &p)) {
+        emit(sv, "pophash");
+        return;
+    }
+    OutLine l = {.n = 0};
+    outline_add(&l, "pophash");
+    if (p.move != MOVE_NONE && board_is_legal(b, p.move)) {
+        char ms[5];
+        outline_add(&l, " bestmove %s", move_str(p.move, ms));
+    }
+    if (p.bound == BOUND_EXACT || p.bound == BOUND_LOWER)
+        outline_add(&l, " lowerbound %d depth %d", p.score, p.depth);
+    if (p.bound == BOUND_EXACT || p.bound == BOUND_UPPER)
+        outline_add(&l, " upperbound %d depth %d", p.score, p.depth);
+    emit(sv, "%s", l.buf);
+}
+
+/* ------------------------------------------------------------------ go */
+
+/* A UCCI clock value (thousandths of the unit) in ms. */
+static int64_t ucci_clock_ms(const Server *sv, int64_t v)
+{
+    return sv->settings.value[OPT_USEMILLISEC] ? v / 1000 : v;
+}
+
+static bool root_move_allowed(const Server *sv, Move m)
+{
+    for (int k = 0; k < sv->ban_count; k++)
+        if (sv->bans[k] == m)
+            return false;
+    return true;
+}
+
+static void build_limits(Server *sv, const UcciCommand *c, SearchLimits *l)
+{
+    const UcciGo *g = &c->go;
+    search_limits_init(l);
+    bool bounded = false;
+    if (g->depth > 0) {
+        l->depth = g->depth < MAX_PLY ? g->depth : MAX_PLY;
+        bounded = true;
+    }
+    if (g->nodes > 0) {
+        l->nodes = (uint64_t)g->nodes;
+        bounded = true;
+    }
+    if (g->mate > 0) {
+        l->mate = g->mate < MAX_PLY / 2 ? g->mate : MAX_PLY / 2;
+        bounded = true;
+    }
+    if (g->movetime >= 0) {
+        l->movetime_ms = g->movetime > 0 ? g->movetime : 1;
+        bounded = true;
+    }
+    /* Own clock: UCCI keywords (own/opponent) or UCI ones (by colour). Both
+     * are accepted in both dialects. */
+    bool red = sv->pos->side == RED;
+    if (g->time >= 0) {
+        l->use_clock = true;
+        l->time_ms = ucci_clock_ms(sv, g->time);
+        l->inc_ms = g->increment >= 0 ? ucci_clock_ms(sv, g->increment) : 0;
+        l->movestogo = g->movestogo > 0 ? g->movestogo : 0;
+        l->opptime_ms = g->opptime >= 0 ? ucci_clock_ms(sv, g->opptime) : 0;
+        l->oppinc_ms = g->oppincrement >= 0 ? ucci_clock_ms(sv, g->oppincrement) : 0;
+    } else if ((red ? g->wtime : g->btime) >= 0) {
+        l->use_clock = true;
+        l->time_ms = red ? g->wtime : g->btime;
+        int64_t inc = red ? g->winc : g->binc, opp = red ? g->btime : g->wtime,
+                oppinc = red ? g->binc : g->winc;
+        l->inc_ms = inc > 0 ? inc : 0;
+        l->opptime_ms = opp > 0 ? opp : 0;
+        l->oppinc_ms = oppinc > 0 ? oppinc : 0;
+        l->movestogo = g->movestogo > 0 ? g->movestogo : 0;
+    }
+    bounded |= l->use_clock;
+    l->infinite = g->infinite || !bounded;
+    l->ponder = g->ponder;
+
+    if (g->searchmoves) {
+        for (int i = 0; i < c->move_count && l->searchmoves_count < MAX_MOVES; i++)
+            if (board_is_legal(sv->pos, c->moves[i]))
+                l->searchmoves[l->searchmoves_count++] = c->moves[i];
+    }
+    for (int k = 0; k < sv->ban_count; k++)
+        l->banmoves[l->banmoves_count++] = sv->bans[k];
+}
+
+/* Legal root moves left after banmoves and searchmoves. */
+static int playable_moves(Server *sv, const SearchLimits *l)
+{
+    MoveList list;
+    board_generate(sv->pos, GEN_ALL, &list);
+    int n = 0;
+    for (int i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
+        if (!root_move_allowed(sv, m))
+            continue;
+        bool listed = l->searchmoves_count == 0;
+        for (int k = 0; k < l->searchmoves_count; k++)
+            listed |= l->searchmoves[k] == m;
+        n += listed;
+    }
+    return n;
+}
+
+/* A depth-0 info line in the same shape as the search's, so strict parsers
+ * (TCHESS wants nps) read it too. -SCORE_MATE means "mated now". */
+static void emit_static_info(Server *sv, Dialect d, int score)
+{
+    if (d == DIALECT_UCI && score == -SCORE_MATE)
+        emit(sv, "info depth 0 seldepth 0 multipv 1 score mate 0 nodes 0 nps 0 hashfull 0 time 0");
+    else if (d == DIALECT_UCI)
+        emit(sv, "info depth 0 seldepth 0 multipv 1 score cp %d nodes 0 nps 0 hashfull 0 time 0", score);
+    else
+        emit(sv, "info depth 0 seldepth 0 score %d time 0 nodes 0 nps 0", score);
+}
+
+static void do_go(Server *sv, const UcciCommand *c)
+{
+    pthread_mutex_lock(&sv->lock);
+    bool busy = sv->thinking, stopping = sv->stop_requested;
+    pthread_mutex_unlock(&sv->lock);
+    if (busy && !stopping) {
+        emit_error(sv, "already thinking; go ignored");
+        return;
+    }
+    wait_idle(sv);
+    if (c->err[0])
+        emit_error(sv, "%s", c->err);
+
+    Dialect d = dialect_of(sv);
+    SearchLimits *l = &sv->limits;
+    build_limits(sv, c, l);
+
+    /* `go depth 0`: the static evaluation and no move. */
+    if (c->go.depth == 0 && !c->go.infinite) {
+        emit_static_info(sv, d, eval_evaluate(sv->pos, 3 - sv->settings.value[OPT_KNOWLEDGE]));
+        emit(sv, "%s", d == DIALECT_UCI ? "bestmove (none)" : "nobestmove");
+        return;
+    }
+    if (playable_moves(sv, l) == 0) {
+        /* Mated, stalemated (a loss in xiangqi) or every move banned. */
+        emit_static_info(sv, d, -SCORE_MATE);
+        emit(sv, "%s", d == DIALECT_UCI ? "bestmove (none)" : "nobestmove");
+        return;
+    }
+    if (sv->settings.value[OPT_DEBUG])
+        emit(sv, "info string go depth %d nodes %llu movetime %lld clock %d time %lld inc %lld movestogo %d%s%s",
+             l->depth, (unsigned long long)l->nodes, (long long)l->movetime_ms, l->use_clock,
+             (long long)l->time_ms, (long long)l->inc_ms, l->movestogo, l->infinite ? " infinite" : "",
+             l->ponder ? " ponder" : "");
+
+    pthread_mutex_lock(&sv->lock);
+    sv->thinking = true;
+    sv->stop_requested = false;
+    sv->has_pending = false;
+    sv->search_ponder = l->ponder;
+    sv->search_infinite = l->infinite;
+    sv->opp_draw = c->go.draw;
+    sv->counted = !l->infinite;
+    memcpy(sv->search_root, sv->pos, sizeof *sv->pos);
+    pthread_mutex_unlock(&sv->lock);
+
+    SearchCallbacks cb = {.ctx = sv, .on_info = cb_info, .on_currmove = cb_currmove, .on_bestmove = cb_bestmove};
+    searcher_start(sv->searcher, sv->pos, l, &cb);
+
+    /* Batch mode reads nothing while a finite search runs, so a script of
+     * position/go lines runs in order. */
+    if (sv->settings.value[OPT_BATCH] && !l->infinite && !l->ponder)
+        wait_idle(sv);
+}
+
+static void do_ponderhit(Server *sv, const UcciCommand *c)
+{
+    pthread_mutex_lock(&sv->lock);
+    bool pondering = sv->thinking && sv->search_ponder;
+    if (pondering) {
+        sv->search_ponder = false;
+        if (c->draw)
+            sv->opp_draw = true;
+        if (sv->has_pending && !sv->search_infinite)
+            emit_bestmove_locked(sv, &sv->pending);
+    }
+    pthread_mutex_unlock(&sv->lock);
+    if (pondering)
+        searcher_ponderhit(sv->searcher);
+}
+
+static void do_stop(Server *sv)
+{
+    pthread_mutex_lock(&sv->lock);
+    bool thinking = sv->thinking;
+    Dialect d = sv->dialect;
+    pthread_mutex_unlock(&sv->lock);
+    if (thinking)
+        request_stop(sv);
+    else if (d == DIALECT_UCCI)
+        emit(sv, "nobestmove");
+}
+
+/* ----------------------------------------------------------------- loop */
+
+typedef enum ReadStatus { READ_EOF, READ_LINE, READ_TOO_LONG } ReadStatus;
+
+/* Reads one line into sv->line (NUL bytes kept, length in *len). Longer lines
+ * are consumed to their end and reported as READ_TOO_LONG. */
+static ReadStatus read_line(Server *sv, size_t *len)
+{
+    size_t n = 0;
+    bool too_long = false, any = false;
+    int ch;
+    while ((ch = getc(sv->in)) != EOF) {
+        any = true;
+        if (ch == '\n')
+            break;
+        if (n < UCCI_LINE_MAX)
+            sv->line[n++] = (char)ch;
+        else
+            too_long = true;
+    }
+    sv->line[n] = '\0';
+    *len = n;
+    if (!any)
+        return READ_EOF;
+    return too_long ? READ_TOO_LONG : READ_LINE;
+}
+
+/* Applies one parsed command. Returns false when the loop must end. */
+static bool dispatch(Server *sv, const UcciCommand *c)
+{
+    /* No boot state: whatever comes first is taken as UCCI (unknown words
+     * get an error), and `ucci`/`uci` may come at any time. */
+    switch (c->type) {
+    case UCCI_CMD_EMPTY:
+    case UCCI_CMD_IGNORE:
+        break;
+    case UCCI_CMD_ERROR:
+        emit_error(sv, "%s", c->err);
+        break;
+    case UCCI_CMD_UCCI:
+        emit_handshake(sv, DIALECT_UCCI);
+        break;
+    case UCCI_CMD_UCI:
+        emit_handshake(sv, DIALECT_UCI);
+        break;
+    case UCCI_CMD_ISREADY:
+        emit(sv, "readyok");
+        break;
+    case UCCI_CMD_SETOPTION:
+        if (c->err[0])
+            emit_error(sv, "%s", c->err);
+        else
+            do_setoption(sv, c);
+        break;
+    case UCCI_CMD_UCINEWGAME:
+        if (ensure_idle(sv, "ucinewgame"))
+            new_game(sv);
+        break;
+    case UCCI_CMD_POSITION:
+        do_position(sv, c);
+        break;
+    case UCCI_CMD_BANMOVES:
+        do_banmoves(sv, c);
+        break;
+    case UCCI_CMD_GO:
+        do_go(sv, c);
+        break;
+    case UCCI_CMD_PONDERHIT:
+        if (c->err[0])
+            emit_error(sv, "%s", c->err);
+        do_ponderhit(sv, c);
+        break;
+    case UCCI_CMD_STOP:
+        do_stop(sv);
+        break;
+    case UCCI_CMD_PROBE:
+        do_probe(sv, c);
+        break;
+    case UCCI_CMD_QUIT:
+        request_stop(sv);
+        wait_idle(sv);
+        if (dialect_of(sv) == DIALECT_UCCI)
+            emit(sv, "bye");
+        return false;
+    }
+    return true;
+}
+
+static void server_free(Server *sv)
+{
+    if (sv->searcher)
+        searcher_free(sv->searcher);
+    free(sv->pos);
+    free(sv->scratch);
+    free(sv->search_root);
+    free(sv->line);
+    free(sv->cmd);
+    pthread_cond_destroy(&sv->idle_cond);
+    pthread_mutex_destroy(&sv->lock);
+    free(sv);
+}
+
+int protocol_serve(FILE *in, FILE *out)
+{
+    /* A GUI that closes our stdout must not kill us mid-write: the write
+     * fails instead, and the loop ends. */
+    signal(SIGPIPE, SIG_IGN);
+
+    Server *sv = calloc(1, sizeof *sv);
+    if (!sv)
+        return 1;
+    pthread_mutex_init(&sv->lock, NULL);
+    pthread_cond_init(&sv->idle_cond, NULL);
+    sv->in = in;
+    sv->out = out;
+    /* calloc: board_from_fen keeps the target's psq table, so it must be valid */
+    sv->pos = calloc(1, sizeof *sv->pos);
+    sv->scratch = calloc(1, sizeof *sv->scratch);
+    sv->search_root = calloc(1, sizeof *sv->search_root);
+    sv->line = malloc(UCCI_LINE_MAX + 1);
+    sv->cmd = malloc(sizeof *sv->cmd);
+    sv->searcher = searcher_new();
+    if (!sv->pos || !sv->scratch || !sv->search_root || !sv->line || !sv->cmd || !sv->searcher) {
+        fprintf(stderr, "chariot: out of memory\n");
+        server_free(sv);
+        return 1;
+    }
+    search_options_init(&sv->search_defaults);
+    settings_init(sv, &sv->defaults);
+    sv->settings = sv->defaults;
+    SearchOptions so = search_options_from(sv, &sv->settings);
+    searcher_set_options(sv->searcher, &so);
+    board_startpos(sv->pos);
+    board_set_psq(sv->pos, eval_psq_table());
+
+    for (;;) {
+        size_t len;
+        ReadStatus st = read_line(sv, &len);
+        if (st == READ_EOF)
+            break;
+        if (st == READ_TOO_LONG) {
+            emit_error(sv, "line longer than %d bytes ignored", (int)UCCI_LINE_MAX);
+            continue;
+        }
+        ucci_parse_line(sv->line, len, sv->cmd);
+        if (!dispatch(sv, sv->cmd))
+            break;
+        pthread_mutex_lock(&sv->lock);
+        bool broken = sv->out_broken;
+        pthread_mutex_unlock(&sv->lock);
+        if (broken)
+            break;
+    }
+    /* EOF (or a dead GUI) means quit: stop any search and leave cleanly. */
+    request_stop(sv);
+    wait_idle(sv);
+    server_free(sv);
+    return 0;
+}

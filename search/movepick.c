@@ -1,0 +1,200 @@
+/* movepick.c — move ordering: staged generation of legal moves for the main
+ * search (hash move, good captures, killers, counter move, quiets by
+ * history, losing captures) and for quiescence (captures by MVV-LVA). */
+#include "search_internal.h"
+
+enum {
+    ST_TT,
+    ST_CAPTURES_GEN,
+    ST_GOOD_CAPTURES,
+    ST_KILLER1,
+    ST_KILLER2,
+    ST_COUNTER,
+    ST_QUIETS_GEN,
+    ST_QUIETS,
+    ST_BAD_CAPTURES,
+    ST_DONE,
+    ST_QS_GEN,
+    ST_QS_CAPTURES,
+    ST_EV_GEN,
+    ST_EV_ALL
+};
+
+/* Least valuable attacker first; the general last but one (its captures are
+ * safe, the generator only produces legal ones), so it ranks as cheap. */
+static const int ATTACKER_RANK[PT_NB] = {0, 1, 2, 2, 4, 6, 5, 0};
+
+int movepick_mvv_lva(const Board *b, Move m)
+{
+    int victim = piece_type(b->sq[move_to(m)]);
+    int attacker = piece_type(b->sq[move_from(m)]);
+    return BOARD_SEE_VALUE[victim] * 8 - ATTACKER_RANK[attacker];
+}
+
+static int quiet_score(const MovePicker *mp, Move m)
+{
+    return mp->t->history[mp->b->sq[move_from(m)]][move_to(m)];
+}
+
+void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move tt_move, int ply)
+{
+    mp->b = b;
+    mp->t = t;
+    mp->stage = ST_TT;
+    mp->idx = 0;
+    mp->list.count = 0;
+    mp->bad_count = mp->bad_idx = 0;
+    mp->tt_move = tt_move != MOVE_NONE && board_is_legal(b, tt_move) ? tt_move : MOVE_NONE;
+    mp->killers[0] = t->stack[ply].killers[0];
+    mp->killers[1] = t->stack[ply].killers[1];
+    mp->counter = MOVE_NONE;
+    if (USE_COUNTER_MOVE) {
+        Move last = board_last_move(b);
+        if (last != MOVE_NONE && last != MOVE_NULL)
+            mp->counter = t->counter[b->sq[move_to(last)]][move_to(last)];
+    }
+}
+
+void movepick_init_qs(MovePicker *mp, const Board *b, const SearchThread *t)
+{
+    mp->b = b;
+    mp->t = t;
+    mp->stage = board_in_check(b) ? ST_EV_GEN : ST_QS_GEN;
+    mp->idx = 0;
+    mp->list.count = 0;
+    mp->bad_count = mp->bad_idx = 0;
+    mp->tt_move = MOVE_NONE;
+    mp->killers[0] = mp->killers[1] = MOVE_NONE;
+    mp->counter = MOVE_NONE;
+}
+
+/* Index of the best-scored move left in the list, swapped to mp->idx. */
+static Move pick_best(MovePicker *mp)
+{
+    int best = mp->idx;
+    for (int i = mp->idx + 1; i < mp->list.count; i++)
+        if (mp->scores[i] > mp->scores[best])
+            best = i;
+    Move m = mp->list.moves[best];
+    int sc = mp->scores[best];
+    mp->list.moves[best] = mp->list.moves[mp->idx];
+    mp->scores[best] = mp->scores[mp->idx];
+    mp->list.moves[mp->idx] = m;
+    mp->scores[mp->idx] = sc;
+    mp->idx++;
+    return m;
+}
+
+static bool is_special(const MovePicker *mp, Move m)
+{
+    return m == mp->tt_move || m == mp->killers[0] || m == mp->killers[1] || m == mp->counter;
+}
+
+/* A killer or counter move is usable when it is a legal quiet move not tried
+ * already in an earlier stage. */
+static bool quiet_candidate(const MovePicker *mp, Move m)
+{
+    return m != MOVE_NONE && m != mp->tt_move && !board_is_capture(mp->b, m) && board_is_legal(mp->b, m);
+}
+
+Move movepick_next(MovePicker *mp)
+{
+    const Board *b = mp->b;
+    for (;;) {
+        switch (mp->stage) {
+        case ST_TT:
+            mp->stage = ST_CAPTURES_GEN;
+            if (mp->tt_move != MOVE_NONE)
+                return mp->tt_move;
+            break;
+        case ST_CAPTURES_GEN:
+            board_generate(b, GEN_CAPTURES, &mp->list);
+            for (int i = 0; i < mp->list.count; i++)
+                mp->scores[i] = movepick_mvv_lva(b, mp->list.moves[i]);
+            mp->idx = 0;
+            mp->stage = ST_GOOD_CAPTURES;
+            break;
+        case ST_GOOD_CAPTURES:
+            while (mp->idx < mp->list.count) {
+                Move m = pick_best(mp);
+                if (m == mp->tt_move)
+                    continue;
+                int victim = piece_type(b->sq[move_to(m)]);
+                int attacker = piece_type(b->sq[move_from(m)]);
+                /* Taking a piece worth at least the taker never loses by SEE
+                 * in the usual sense; only cheaper victims need the exchange. */
+                if (BOARD_SEE_VALUE[victim] < BOARD_SEE_VALUE[attacker] && board_see(b, m) < 0) {
+                    mp->bad[mp->bad_count++] = m;
+                    continue;
+                }
+                return m;
+            }
+            mp->stage = ST_KILLER1;
+            break;
+        case ST_KILLER1:
+            mp->stage = ST_KILLER2;
+            if (quiet_candidate(mp, mp->killers[0]))
+                return mp->killers[0];
+            break;
+        case ST_KILLER2:
+            mp->stage = ST_COUNTER;
+            if (mp->killers[1] != mp->killers[0] && quiet_candidate(mp, mp->killers[1]))
+                return mp->killers[1];
+            break;
+        case ST_COUNTER:
+            mp->stage = ST_QUIETS_GEN;
+            if (mp->counter != mp->killers[0] && mp->counter != mp->killers[1] && quiet_candidate(mp, mp->counter))
+                return mp->counter;
+            break;
+        case ST_QUIETS_GEN:
+            board_generate(b, GEN_QUIETS, &mp->list);
+            for (int i = 0; i < mp->list.count; i++)
+                mp->scores[i] = quiet_score(mp, mp->list.moves[i]);
+            mp->idx = 0;
+            mp->stage = ST_QUIETS;
+            break;
+        case ST_QUIETS:
+            while (mp->idx < mp->list.count) {
+                Move m = pick_best(mp);
+                if (!is_special(mp, m))
+                    return m;
+            }
+            mp->stage = ST_BAD_CAPTURES;
+            break;
+        case ST_BAD_CAPTURES:
+            if (mp->bad_idx < mp->bad_count)
+                return mp->bad[mp->bad_idx++];
+            mp->stage = ST_DONE;
+            break;
+        case ST_QS_GEN:
+            board_generate(b, GEN_CAPTURES, &mp->list);
+            for (int i = 0; i < mp->list.count; i++)
+                mp->scores[i] = movepick_mvv_lva(b, mp->list.moves[i]);
+            mp->idx = 0;
+            mp->stage = ST_QS_CAPTURES;
+            break;
+        case ST_QS_CAPTURES:
+            if (mp->idx < mp->list.count)
+                return pick_best(mp);
+            mp->stage = ST_DONE;
+            break;
+        case ST_EV_GEN:
+            board_generate(b, GEN_EVASIONS, &mp->list);
+            /* Captures first by MVV-LVA, then the quiet evasions by history. */
+            for (int i = 0; i < mp->list.count; i++) {
+                Move m = mp->list.moves[i];
+                mp->scores[i] = board_is_capture(b, m) ? (1 << 20) + movepick_mvv_lva(b, m) : quiet_score(mp, m);
+            }
+            mp->idx = 0;
+            mp->stage = ST_EV_ALL;
+            break;
+        case ST_EV_ALL:
+            if (mp->idx < mp->list.count)
+                return pick_best(mp);
+            mp->stage = ST_DONE;
+            break;
+        default:
+            return MOVE_NONE;
+        }
+    }
+}

@@ -1,0 +1,101 @@
+/* params.h — every tuning constant of the search, named, in one place.
+ *
+ * None of these values has been through a match yet (no SPRT run was possible
+ * when they were written); they are deliberately conservative and are marked
+ * "untuned" where that matters. Units are centipawns unless said otherwise;
+ * material margins are in BOARD_MATERIAL units (rook 900, cannon 450,
+ * horse 400, pawn 100; advisors, elephants and the king count nothing).
+ */
+#ifndef CHARIOT_SEARCH_PARAMS_H
+#define CHARIOT_SEARCH_PARAMS_H
+
+/* ------------------------------------------------------------ null move */
+
+/* Depth reduction R of the null-move search (ElephantEye NULL_DEPTH). */
+enum { NULL_R = 2 };
+/* NullMoveOkay: the side to move may pass only with more attacking material
+ * than this. Five pawns (500) must fail, so pawn-and-advisor endings never
+ * try a null move (zugzwang is the rule there, not the exception). */
+enum { NULL_OKAY_MARGIN = 500 };
+/* NullMoveSafe: above this much attacking material a null fail-high cuts at
+ * once; at or below it the cut needs a verification search. A rook with a
+ * pawn (1000) is not safe, a rook with a horse (1300) is. */
+enum { NULL_SAFE_MARGIN = 1000 };
+
+/* ------------------------------------------------------------ quiescence */
+
+/* EGain pruning margin (seed 001's DELTA): a capture is skipped when
+ * static eval + SEE gain + QS_DELTA <= alpha (except at the first
+ * quiescence ply). Covers the positional swing a capture may bring. */
+enum { QS_DELTA = 100 };
+
+/* ------------------------------------------------------------ extensions */
+
+/* Extensions stop once the path is this many times the iteration depth long,
+ * so check sequences cannot run the tree to MAX_PLY. */
+enum { EXTENSION_PLY_FACTOR = 2 };
+
+/* ------------------------------------------------------------ pruning (untuned) */
+
+/* Razoring: at depth <= RAZOR_DEPTH a non-PV node whose static eval is more
+ * than RAZOR_MARGIN * depth below alpha is resolved by quiescence. */
+enum { RAZOR_DEPTH = 2, RAZOR_MARGIN = 300 };
+/* Reverse futility (static null move): at depth <= RFP_DEPTH a non-PV node
+ * whose static eval is at least RFP_MARGIN * depth above beta returns. */
+enum { RFP_DEPTH = 3, RFP_MARGIN = 150 };
+/* Futility: at depth <= FUTILITY_DEPTH quiet non-checking moves are skipped
+ * when static eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha. */
+enum { FUTILITY_DEPTH = 3, FUTILITY_BASE = 100, FUTILITY_MARGIN = 150 };
+
+/* Late-move reductions: r = LMR_BASE + ln(depth) * ln(moves) / LMR_DIV, in
+ * hundredths; applied from LMR_MIN_DEPTH and after LMR_MIN_MOVES moves.
+ * The divisor is larger than most chess engines use (milder reductions). */
+enum { LMR_MIN_DEPTH = 3, LMR_MIN_MOVES = 3, LMR_BASE = 50, LMR_DIV = 250 };
+
+/* Internal iterative deepening at PV nodes without a hash move. */
+enum { IID_DEPTH = 5, IID_REDUCTION = 2 };
+
+/* ------------------------------------------------------------ ordering */
+
+/* Butterfly history is kept within +-HISTORY_MAX (gravity update). */
+enum { HISTORY_MAX = 16384, HISTORY_BONUS_MAX = 1200 };
+/* Counter-move heuristic on/off (kept only where it reduces bench nodes). */
+enum { USE_COUNTER_MOVE = 1 };
+
+/* ------------------------------------------------------------ root */
+
+/* Aspiration windows from ASP_MIN_DEPTH on, starting at +-ASP_DELTA and
+ * growing by half on every failure. */
+enum { ASP_MIN_DEPTH = 4, ASP_DELTA = 25 };
+/* Score of a draw by repetition, the natural limit or bare material. */
+enum { DRAW_SCORE = 0 };
+/* Root noise amplitude per SearchOptions.randomness level (centipawns). */
+#define RANDOMNESS_AMPLITUDE {0, 8, 20, 50}
+
+/* ------------------------------------------------------------ time (ms) */
+
+/* Moves assumed left in sudden death, and at most this many are planned for
+ * when movestogo is larger. */
+enum { TM_MOVES_SUDDEN = 30, TM_MOVES_MAX = 50 };
+/* Share of the increment spent per move, in percent. */
+enum { TM_INC_PERCENT = 75 };
+/* Hard limit = soft limit * TM_HARD_FACTOR, never more than
+ * TM_HARD_MAX_PERCENT of the remaining time. */
+enum { TM_HARD_FACTOR = 5, TM_HARD_MAX_PERCENT = 70 };
+/* Soft-limit scaling in percent: +TM_UNSTABLE_PERCENT when the best move
+ * changed in the last iteration, +TM_DROP_PERCENT when the score fell by
+ * more than TM_DROP_CP. */
+enum { TM_UNSTABLE_PERCENT = 60, TM_DROP_PERCENT = 50, TM_DROP_CP = 30 };
+/* Clock checks happen every TM_CHECK_NODES nodes (a power of two). */
+enum { TM_CHECK_NODES = 1024 };
+/* on_currmove is sent only after this long, and then at most this often. */
+enum { CURRMOVE_DELAY_MS = 1000, CURRMOVE_INTERVAL_MS = 250 };
+
+/* ------------------------------------------------------------ TT */
+
+/* Entries per bucket (one 64-byte cache line). */
+enum { TT_BUCKET_SIZE = 4 };
+/* In replacement, each search generation of age costs this much depth. */
+enum { TT_AGE_WEIGHT = 4 };
+
+#endif

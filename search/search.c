@@ -1,0 +1,939 @@
+/* search.c — the search proper: iterative deepening with aspiration windows,
+ * PVS with null move (ElephantEye rules), pruning and extensions, quiescence
+ * with the EGain bound, and the xiangqi rules inside the tree. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <string.h>
+#include <time.h>
+
+#include "eval.h"
+#include "search_internal.h"
+
+/* Node flags passed down the tree. */
+enum { NODE_VERIFY = 1 }; /* inside a null-move verification search: no null moves */
+
+static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply, int flags);
+
+/* ------------------------------------------------------------- helpers */
+
+static int evaluate(SearchThread *t)
+{
+    int v = eval_evaluate(&t->board, t->s->opt.knowledge);
+    /* Keep static scores out of the rule-win and mate bands. */
+    if (v >= SCORE_RULE_MIN)
+        v = SCORE_RULE_MIN - 1;
+    if (v <= -SCORE_RULE_MIN)
+        v = -(SCORE_RULE_MIN - 1);
+    return v;
+}
+
+static bool is_decisive(int score) { return score >= SCORE_RULE_MIN || score <= -SCORE_RULE_MIN; }
+
+static uint64_t total_nodes(const Searcher *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->nthreads; i++)
+        n += atomic_load_explicit(&s->threads[i]->nodes_shared, memory_order_relaxed);
+    return n;
+}
+
+static void publish_nodes(SearchThread *t) { atomic_store_explicit(&t->nodes_shared, t->nodes, memory_order_relaxed); }
+
+/* Step 1 of every node: counts it and decides whether the search must stop.
+ * Only the main thread watches the clock and the node limit; helpers follow
+ * the shared stop flag. With one thread the node limit is exact, so a
+ * "go nodes N" search is reproducible. */
+static bool node_enter(SearchThread *t, int ply)
+{
+    Searcher *s = t->s;
+    t->nodes++;
+    if (ply > t->seldepth)
+        t->seldepth = ply;
+    if (t->stopped)
+        return true;
+    if (atomic_load_explicit(&s->stop, memory_order_relaxed)) {
+        t->stopped = true;
+        return true;
+    }
+    if (t->id != 0) {
+        if ((t->nodes & (TM_CHECK_NODES - 1)) == 0)
+            publish_nodes(t);
+        return false;
+    }
+    if (s->limits.nodes && s->nthreads == 1 && t->nodes >= s->limits.nodes) {
+        atomic_store(&s->stop, true);
+        t->stopped = true;
+        return true;
+    }
+    if ((t->nodes & (TM_CHECK_NODES - 1)) == 0) {
+        publish_nodes(t);
+        bool stop = false;
+        if (s->limits.nodes && s->nthreads > 1 && total_nodes(s) >= s->limits.nodes)
+            stop = true;
+        if (s->tm.timed && !atomic_load_explicit(&s->pondering, memory_order_relaxed)) {
+            int64_t elapsed = tm_now_ms() - atomic_load_explicit(&s->clock_start_ms, memory_order_relaxed);
+            if (elapsed >= s->tm.hard_ms)
+                stop = true;
+        }
+        if (stop) {
+            atomic_store(&s->stop, true);
+            t->stopped = true;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Step 2 of every non-root node: the rules. Returns true with *score set when
+ * the position is decided: a repetition verdict (a first repetition inside
+ * the tree counts; before the root the position needs two earlier
+ * occurrences), the natural limit (unless the side to move has no legal
+ * move: that is a loss), or bare material. These scores are never stored. */
+static bool rule_verdict(SearchThread *t, int ply, int *score)
+{
+    Board *b = &t->board;
+    int r60 = board_rule60(b);
+    /* A cycle needs at least four plies without a capture. */
+    if (r60 >= 4) {
+        switch (board_repetition(b, t->root_ply, 2)) {
+        case REP_DRAW:
+            *score = DRAW_SCORE;
+            return true;
+        case REP_WIN:
+            *score = SCORE_RULE_WIN - ply;
+            return true;
+        case REP_LOSS:
+            *score = -(SCORE_RULE_WIN - ply);
+            return true;
+        default:
+            break;
+        }
+    }
+    if (r60 >= BOARD_RULE60_PLIES) {
+        *score = board_count_legal(b) == 0 ? -(SCORE_MATE - ply) : DRAW_SCORE;
+        return true;
+    }
+    if (board_insufficient_material(b)) {
+        *score = DRAW_SCORE;
+        return true;
+    }
+    return false;
+}
+
+static void update_pv(SearchThread *t, int ply, Move m)
+{
+    t->pv[ply][0] = m;
+    int n = t->pv_len[ply + 1];
+    if (n > MAX_PLY - 1 - ply)
+        n = MAX_PLY - 1 - ply;
+    memcpy(&t->pv[ply][1], t->pv[ply + 1], (size_t)n * sizeof(Move));
+    t->pv_len[ply] = n + 1;
+}
+
+static void history_add(int *h, int bonus)
+{
+    int abs_bonus = bonus < 0 ? -bonus : bonus;
+    *h += bonus - *h * abs_bonus / HISTORY_MAX;
+}
+
+/* A quiet move caused a beta cutoff: killers, counter move, history (with a
+ * malus for the quiet moves tried before it). */
+static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth, const Move *quiets, int nquiets)
+{
+    const Board *b = &t->board;
+    StackEntry *ss = &t->stack[ply];
+    if (ss->killers[0] != m) {
+        ss->killers[1] = ss->killers[0];
+        ss->killers[0] = m;
+    }
+    int bonus = depth * depth;
+    if (bonus > HISTORY_BONUS_MAX)
+        bonus = HISTORY_BONUS_MAX;
+    history_add(&t->history[b->sq[move_from(m)]][move_to(m)], bonus);
+    for (int i = 0; i < nquiets; i++)
+        history_add(&t->history[b->sq[move_from(quiets[i])]][move_to(quiets[i])], -bonus);
+    Move last = board_last_move(b);
+    if (USE_COUNTER_MOVE && last != MOVE_NONE && last != MOVE_NULL)
+        t->counter[b->sq[move_to(last)]][move_to(last)] = m;
+}
+
+/* ------------------------------------------------------------- quiescence */
+
+/* Quiescence (seed 001): stand pat on the static eval, then captures in
+ * MVV-LVA order; a capture is skipped when static eval + EGain + QS_DELTA
+ * cannot reach alpha, EGain being its SEE gain. At the first quiescence ply
+ * every capture is searched. In check there is no stand pat and every
+ * evasion is searched. */
+static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
+{
+    Board *b = &t->board;
+    t->pv_len[ply] = 0;
+
+    /* Step 1. Count the node, stop if asked. */
+    if (node_enter(t, ply))
+        return 0;
+
+    /* Step 2. Rules (quiet evasions can repeat a position). */
+    int rule_score;
+    if (ply > 0 && rule_verdict(t, ply, &rule_score))
+        return rule_score;
+    bool in_check = board_in_check(b);
+    if (ply >= t->ply_limit)
+        return evaluate(t);
+
+    /* Step 3. Mate-distance pruning. */
+    if (alpha < -(SCORE_MATE - ply))
+        alpha = -(SCORE_MATE - ply);
+    if (beta > SCORE_MATE - ply - 1)
+        beta = SCORE_MATE - ply - 1;
+    if (alpha >= beta)
+        return alpha;
+
+    /* Step 4. Stand pat. */
+    int best = -SCORE_INF, stand = 0;
+    if (!in_check) {
+        stand = evaluate(t);
+        if (stand >= beta)
+            return stand;
+        if (stand > alpha)
+            alpha = stand;
+        best = stand;
+    }
+
+    /* Step 5. Captures (or evasions). */
+    MovePicker mp;
+    movepick_init_qs(&mp, b, t);
+    int moves = 0;
+    Move m;
+    while ((m = movepick_next(&mp)) != MOVE_NONE) {
+        moves++;
+        if (!in_check && qs_ply > 0) {
+            /* EGain bound. The victim's value bounds the SEE gain, so the
+             * exchange is only computed when that bound does not prune. */
+            int bound = stand + BOARD_SEE_VALUE[piece_type(b->sq[move_to(m)])] + QS_DELTA;
+            if (bound > alpha)
+                bound = stand + board_see(b, m) + QS_DELTA;
+            if (bound <= alpha) {
+                if (bound > best)
+                    best = bound;
+                continue;
+            }
+        }
+        board_make(b, m);
+        int v = -qsearch(t, -beta, -alpha, ply + 1, qs_ply + 1);
+        board_unmake(b);
+        if (t->stopped)
+            return 0;
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                if (v >= beta)
+                    break;
+                alpha = v;
+            }
+        }
+    }
+
+    /* Step 6. No legal move in check: mated. */
+    if (in_check && moves == 0)
+        return -(SCORE_MATE - ply);
+    return best;
+}
+
+/* ------------------------------------------------------------- null move */
+
+/* Step 9. Null move, the ElephantEye way, all in one place:
+ *  (1) never at the root or a PV node, in check, right after a null move,
+ *      inside a verification search, or when only a win can pass beta;
+ *  (2) NullMoveOkay: own attacking material > NULL_OKAY_MARGIN;
+ *  (3) eval gate: only if depth - R - 1 <= 0 or static eval >= beta;
+ *  (4) null search at depth - R - 1 with a zero window;
+ *  (5) on a fail-high cut at once if NullMoveSafe (material > NULL_SAFE_MARGIN)
+ *      or depth <= R, else verify at depth - R without null moves and cut
+ *      only if that fails high too;
+ *  (6) "mated next" after passing sets the mate-threat flag (no pruning or
+ *      reductions at this node then);
+ *  (7) the TT entry of a null cut has no move and is flagged, so it never
+ *      cuts inside a verification search;
+ *  (8) SearchStats counts tries, cuts, verifications and their failures.
+ * Returns true when the node is cut, with the score in r->result. */
+static bool null_step(SearchThread *t, int alpha, int beta, int depth, int ply, int flags, int static_eval,
+                      bool in_check, NullStepReport *r)
+{
+    Board *b = &t->board;
+    Searcher *s = t->s;
+    int us = b->side;
+    memset(r, 0, sizeof *r);
+
+    /* (1) */
+    if (!s->opt.null_move || ply == 0 || beta - alpha > 1 || in_check || board_last_move(b) == MOVE_NULL ||
+        (flags & NODE_VERIFY) || beta >= SCORE_RULE_MIN)
+        return false;
+    /* (2) */
+    if (b->material[us] <= NULL_OKAY_MARGIN)
+        return false;
+    /* (3) */
+    if (!(depth - NULL_R - 1 <= 0 || static_eval >= beta))
+        return false;
+
+    /* (4) */
+    r->tried = true;
+    t->stats.null_tried++;
+    t->stack[ply].move = MOVE_NULL;
+    board_make_null(b);
+    int v = -search_node(t, -beta, -beta + 1, depth - NULL_R - 1, ply + 1, flags);
+    board_unmake_null(b);
+    r->null_score = v;
+    if (t->stopped)
+        return false;
+
+    if (v >= beta) {
+        /* (5) A pass proves no win, so a decisive score becomes beta. */
+        if (v >= SCORE_RULE_MIN)
+            v = beta;
+        if (b->material[us] <= NULL_SAFE_MARGIN && depth > NULL_R) {
+            r->verified = true;
+            t->stats.null_verifications++;
+            int vv = search_node(t, beta - 1, beta, depth - NULL_R, ply, flags | NODE_VERIFY);
+            t->stack[ply].static_eval = static_eval;
+            if (t->stopped)
+                return false;
+            if (vv < beta) {
+                r->verify_failed = true;
+                t->stats.null_verify_failures++;
+                return false;
+            }
+        }
+        r->cutoff = true;
+        r->result = v;
+        t->stats.null_cutoffs++;
+        /* (7) */
+        tt_store(&s->tt, b->key, ply, MOVE_NONE, v, static_eval, depth, TT_BOUND_LOWER, true);
+        return true;
+    }
+
+    /* (6) After a pass the fastest mate is on the opponent's move: ply + 2. */
+    if (v == -(SCORE_MATE - (ply + 2))) {
+        r->mate_threat = true;
+        t->stats.null_mate_threats++;
+    }
+    return false;
+}
+
+/* ------------------------------------------------------------- main search */
+
+static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply, int flags)
+{
+    Board *b = &t->board;
+    Searcher *s = t->s;
+    const bool pv = beta - alpha > 1;
+
+    /* Step 0. At the horizon, quiescence. */
+    if (depth <= 0)
+        return qsearch(t, alpha, beta, ply, 0);
+
+    /* Step 1. Count the node, stop if asked. */
+    t->pv_len[ply] = 0;
+    if (node_enter(t, ply))
+        return 0;
+
+    /* Step 2. Rules: repetition verdicts, natural limit, bare material. */
+    int rule_score;
+    if (rule_verdict(t, ply, &rule_score))
+        return rule_score;
+    const bool in_check = board_in_check(b);
+    if (ply >= t->ply_limit)
+        return evaluate(t);
+
+    /* Step 3. Mate-distance pruning. */
+    if (alpha < -(SCORE_MATE - ply))
+        alpha = -(SCORE_MATE - ply);
+    if (beta > SCORE_MATE - ply - 1)
+        beta = SCORE_MATE - ply - 1;
+    if (alpha >= beta)
+        return alpha;
+
+    /* Step 4. Transposition table: cut at non-PV nodes. Entries from null
+     * cuts never cut inside a verification search (rule 7 of Step 9). */
+    TTEntry te;
+    bool hit = tt_probe(&s->tt, b->key, ply, &te);
+    Move tt_move = hit ? te.move : MOVE_NONE;
+    if (hit && !pv && te.bound != TT_BOUND_NONE && te.depth >= depth && !(te.null_cut && (flags & NODE_VERIFY))) {
+        if (te.bound == TT_BOUND_EXACT || (te.bound == TT_BOUND_LOWER && te.score >= beta) ||
+            (te.bound == TT_BOUND_UPPER && te.score <= alpha))
+            return te.score;
+    }
+
+    /* Step 5. Static evaluation (cached in the TT). */
+    int static_eval = -SCORE_INF;
+    if (!in_check)
+        static_eval = hit && te.eval != EVAL_NONE ? te.eval : evaluate(t);
+    t->stack[ply].static_eval = static_eval;
+    const int pruning = s->opt.pruning;
+
+    /* Step 6. Razoring: far below alpha near the horizon, trust quiescence. */
+    if (pruning >= 3 && !pv && !in_check && depth <= RAZOR_DEPTH && !is_decisive(alpha) &&
+        static_eval + RAZOR_MARGIN * depth < alpha) {
+        int v = qsearch(t, alpha, alpha + 1, ply, 0);
+        if (t->stopped)
+            return 0;
+        if (v <= alpha)
+            return v;
+        t->pv_len[ply] = 0;
+    }
+
+    /* Step 7. Reverse futility: far above beta near the horizon, stand. */
+    if (pruning >= 2 && !pv && !in_check && depth <= RFP_DEPTH && !is_decisive(beta) &&
+        static_eval - RFP_MARGIN * depth >= beta)
+        return static_eval;
+
+    /* Step 8. (numbering kept in line with the design notes) */
+
+    /* Step 9. Null move (see null_step). */
+    NullStepReport nr;
+    if (null_step(t, alpha, beta, depth, ply, flags, static_eval, in_check, &nr))
+        return nr.result;
+    if (t->stopped)
+        return 0;
+    const bool mate_threat = nr.mate_threat;
+
+    /* Step 10. Internal iterative deepening at PV nodes without a hash move. */
+    if (pv && tt_move == MOVE_NONE && depth >= IID_DEPTH) {
+        search_node(t, alpha, beta, depth - IID_REDUCTION, ply, flags);
+        t->stack[ply].static_eval = static_eval;
+        if (t->stopped)
+            return 0;
+        TTEntry te2;
+        if (tt_probe(&s->tt, b->key, ply, &te2))
+            tt_move = te2.move;
+    }
+
+    /* Step 11. The moves. */
+    MovePicker mp;
+    movepick_init(&mp, b, t, tt_move, ply);
+    const bool single_reply = in_check && board_count_legal(b) == 1;
+    const bool can_extend = ply < EXTENSION_PLY_FACTOR * t->root_depth;
+    const int orig_alpha = alpha;
+    int best = -SCORE_INF, moves = 0, searched = 0, nquiets = 0;
+    Move best_move = MOVE_NONE, m;
+    Move quiets[64];
+    t->pv_len[ply] = 0;
+
+    while ((m = movepick_next(&mp)) != MOVE_NONE) {
+        const bool quiet = !board_is_capture(b, m);
+        const bool special = m == mp.killers[0] || m == mp.killers[1] || m == mp.counter;
+        moves++;
+
+        /* Step 11a. Futility: a quiet, non-checking move cannot lift a hopeless
+         * node. Only once a non-losing move is in hand, so mates stay exact. */
+        if (pruning >= 2 && !pv && !in_check && quiet && !mate_threat && depth <= FUTILITY_DEPTH && searched > 0 &&
+            best > -SCORE_RULE_MIN && !special && !is_decisive(alpha) &&
+            static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha && !board_gives_check(b, m))
+            continue;
+
+        t->stack[ply].move = m;
+        board_make(b, m);
+        const bool gives_check = board_in_check(b);
+
+        /* Step 11b. Extensions: checks and single replies. */
+        int new_depth = depth - 1 + (can_extend && (gives_check || single_reply) ? 1 : 0);
+
+        int v;
+        if (searched == 0) {
+            v = -search_node(t, -beta, -alpha, new_depth, ply + 1, flags);
+        } else {
+            /* Step 11c. Late-move reductions for quiet moves. */
+            int r = 0;
+            if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && quiet && !in_check &&
+                !gives_check && !mate_threat) {
+                r = s->lmr[depth < 63 ? depth : 63][searched < 63 ? searched : 63];
+                if (pv)
+                    r--;
+                if (special)
+                    r--;
+                if (r > new_depth - 1)
+                    r = new_depth - 1;
+                if (r < 0)
+                    r = 0;
+            }
+            /* Step 11d. PVS: zero window first, re-search when it may be better. */
+            v = -search_node(t, -alpha - 1, -alpha, new_depth - r, ply + 1, flags);
+            if (r > 0 && v > alpha && !t->stopped)
+                v = -search_node(t, -alpha - 1, -alpha, new_depth, ply + 1, flags);
+            if (pv && v > alpha && v < beta && !t->stopped)
+                v = -search_node(t, -beta, -alpha, new_depth, ply + 1, flags);
+        }
+        board_unmake(b);
+        if (t->stopped)
+            return 0;
+        searched++;
+
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                best_move = m;
+                if (pv)
+                    update_pv(t, ply, m);
+                if (v >= beta) {
+                    if (quiet)
+                        update_quiet_stats(t, ply, m, depth, quiets, nquiets);
+                    break;
+                }
+                alpha = v;
+            }
+        }
+        if (quiet && nquiets < 64)
+            quiets[nquiets++] = m;
+    }
+
+    /* Step 12. No legal move: a loss, checkmate or stalemate alike. */
+    if (moves == 0)
+        return -(SCORE_MATE - ply);
+
+    /* Step 13. Store (rule-band scores are kept as move only by tt_store). */
+    int bound = best >= beta ? TT_BOUND_LOWER : best > orig_alpha ? TT_BOUND_EXACT : TT_BOUND_UPPER;
+    tt_store(&s->tt, b->key, ply, best_move, best, in_check ? EVAL_NONE : static_eval, depth, bound, false);
+    return best;
+}
+
+/* ------------------------------------------------------------- root */
+
+static int root_noise(const Searcher *s, Move m)
+{
+    static const int amp_table[4] = RANDOMNESS_AMPLITUDE;
+    int level = s->opt.randomness;
+    if (level <= 0)
+        return 0;
+    int amp = amp_table[level > 3 ? 3 : level];
+    uint64_t x = s->opt.random_seed ^ s->root.key ^ ((uint64_t)m * 0x9E3779B97F4A7C15ull);
+    x ^= x >> 33;
+    x *= 0xFF51AFD7ED558CCDull;
+    x ^= x >> 33;
+    return (int)(x % (uint64_t)(2 * amp + 1)) - amp;
+}
+
+static void report_currmove(SearchThread *t, Move m, int number, int depth)
+{
+    Searcher *s = t->s;
+    if (t->id != 0 || !s->cb.on_currmove)
+        return;
+    int64_t now = tm_now_ms();
+    if (now - s->search_start_ms < CURRMOVE_DELAY_MS || now - s->last_currmove_ms < CURRMOVE_INTERVAL_MS)
+        return;
+    s->last_currmove_ms = now;
+    s->cb.on_currmove(s->cb.ctx, m, number, depth);
+}
+
+/* The root: moves from pv_idx on (earlier ones are the lines already found
+ * in this iteration), PVS, no pruning. A move that is not the new best gets
+ * -SCORE_INF so that the stable sort keeps the order of the others. */
+static int search_root(SearchThread *t, int alpha, int beta, int depth)
+{
+    Board *b = &t->board;
+    Searcher *s = t->s;
+    int best = -SCORE_INF, searched = 0;
+    t->pv_len[0] = 0;
+    t->nodes++;
+    for (int i = t->pv_idx; i < t->root_count; i++) {
+        RootMove *rm = &t->roots[i];
+        Move m = rm->move;
+        report_currmove(t, m, i + 1, depth);
+        /* Root noise (randomness option) shifts the child's window so that
+         * the comparison with alpha stays exact. */
+        int noise = root_noise(s, m);
+        int a = alpha - noise, bt = beta - noise;
+        t->stack[0].move = m;
+        board_make(b, m);
+        int new_depth = depth - 1 + (board_in_check(b) ? 1 : 0);
+        int v;
+        if (searched == 0) {
+            v = -search_node(t, -bt, -a, new_depth, 1, 0);
+        } else {
+            v = -search_node(t, -a - 1, -a, new_depth, 1, 0);
+            if (v > a && v < bt && !t->stopped)
+                v = -search_node(t, -bt, -a, new_depth, 1, 0);
+        }
+        board_unmake(b);
+        if (t->stopped)
+            break;
+        if (noise != 0 && !is_decisive(v)) {
+            v += noise;
+            if (v >= SCORE_RULE_MIN)
+                v = SCORE_RULE_MIN - 1;
+            if (v <= -SCORE_RULE_MIN)
+                v = -(SCORE_RULE_MIN - 1);
+        }
+        searched++;
+        if (searched == 1 || v > alpha) {
+            rm->score = v;
+            rm->seldepth = t->seldepth;
+            rm->pv[0] = m;
+            int n = t->pv_len[1];
+            memcpy(&rm->pv[1], t->pv[1], (size_t)n * sizeof(Move));
+            rm->pv_len = n + 1;
+        } else {
+            rm->score = -SCORE_INF;
+        }
+        if (v > best) {
+            best = v;
+            if (v > alpha) {
+                alpha = v;
+                if (v >= beta)
+                    break;
+            }
+        }
+    }
+    return best;
+}
+
+/* Stable insertion sort of roots[from..to) by score, best first. */
+static void sort_roots(SearchThread *t, int from, int to)
+{
+    for (int i = from + 1; i < to; i++) {
+        RootMove tmp = t->roots[i];
+        int j = i - 1;
+        while (j >= from && t->roots[j].score < tmp.score) {
+            t->roots[j + 1] = t->roots[j];
+            j--;
+        }
+        t->roots[j + 1] = tmp;
+    }
+}
+
+static void fill_info(SearchThread *t, const RootMove *rm, int line, int depth, ScoreBound bound, SearchInfo *info)
+{
+    Searcher *s = t->s;
+    int64_t elapsed = tm_now_ms() - s->search_start_ms;
+    info->depth = depth;
+    info->seldepth = rm->seldepth > 0 ? rm->seldepth : t->seldepth;
+    info->multipv = line;
+    info->score = rm->score == -SCORE_INF ? rm->prev_score : rm->score;
+    info->bound = bound;
+    publish_nodes(t);
+    info->nodes = s->nthreads == 1 ? t->nodes : total_nodes(s);
+    info->time_ms = elapsed;
+    info->nps = info->nodes * 1000 / (uint64_t)(elapsed > 0 ? elapsed : 1);
+    info->hashfull = tt_hashfull(&s->tt);
+    info->pv_len = rm->pv_len;
+    memcpy(info->pv, rm->pv, (size_t)rm->pv_len * sizeof(Move));
+}
+
+static void report_line(SearchThread *t, int line_idx, int depth, ScoreBound bound)
+{
+    Searcher *s = t->s;
+    if (t->id != 0 || !s->cb.on_info)
+        return;
+    SearchInfo info;
+    fill_info(t, &t->roots[line_idx], line_idx + 1, depth, bound, &info);
+    s->cb.on_info(s->cb.ctx, &info);
+}
+
+/* Iterative deepening of one thread. The main thread (id 0) reports and
+ * decides when to stop; helpers (Lazy SMP) only fill the shared TT, starting
+ * at staggered depths so the threads diverge. */
+static void iterate(SearchThread *t)
+{
+    Searcher *s = t->s;
+    const bool main_thread = t->id == 0;
+    int multipv = main_thread ? s->opt.multipv : 1;
+    if (multipv > t->root_count)
+        multipv = t->root_count;
+    int max_depth = MAX_PLY - 1;
+    if (s->limits.depth > 0 && s->limits.depth < max_depth)
+        max_depth = s->limits.depth;
+    Move last_best = MOVE_NONE;
+    int last_score = 0;
+
+    for (int depth = 1 + (main_thread ? 0 : (t->id & 1)); depth <= max_depth; depth++) {
+        t->root_depth = depth;
+        t->seldepth = 0;
+        for (int i = 0; i < t->root_count; i++)
+            t->roots[i].prev_score = t->roots[i].score;
+
+        for (t->pv_idx = 0; t->pv_idx < multipv; t->pv_idx++) {
+            RootMove *line = &t->roots[t->pv_idx];
+            int prev = line->prev_score;
+            int delta = ASP_DELTA;
+            int alpha = -SCORE_INF, beta = SCORE_INF;
+            if (depth >= ASP_MIN_DEPTH && prev != -SCORE_INF && !is_decisive(prev)) {
+                alpha = prev - delta > -SCORE_INF ? prev - delta : -SCORE_INF;
+                beta = prev + delta < SCORE_INF ? prev + delta : SCORE_INF;
+            }
+            for (;;) {
+                int v = search_root(t, alpha, beta, depth);
+                sort_roots(t, t->pv_idx, t->root_count);
+                if (t->stopped)
+                    break;
+                if (v <= alpha && alpha > -SCORE_INF) {
+                    report_line(t, t->pv_idx, depth, BOUND_UPPER);
+                    beta = (alpha + beta) / 2;
+                    alpha = v - delta > -SCORE_INF ? v - delta : -SCORE_INF;
+                } else if (v >= beta && beta < SCORE_INF) {
+                    report_line(t, t->pv_idx, depth, BOUND_LOWER);
+                    beta = v + delta < SCORE_INF ? v + delta : SCORE_INF;
+                } else {
+                    break;
+                }
+                delta += delta / 2;
+                if (is_decisive(v)) {
+                    alpha = -SCORE_INF;
+                    beta = SCORE_INF;
+                }
+            }
+            sort_roots(t, 0, t->pv_idx + 1);
+            if (t->stopped)
+                break;
+        }
+        if (t->stopped)
+            break;
+        t->completed_depth = depth;
+        if (!main_thread)
+            continue;
+
+        for (int i = 0; i < multipv; i++)
+            report_line(t, i, depth, BOUND_EXACT);
+
+        /* When to stop deepening. */
+        int score = t->roots[0].score;
+        Move best = t->roots[0].move;
+        bool pondering = atomic_load(&s->pondering);
+        if (s->limits.mate > 0 && score >= SCORE_MATE_MIN) {
+            /* A mate counts as proven once the full-width depth reaches it. */
+            int plies = SCORE_MATE - score;
+            if (plies <= 2 * s->limits.mate - 1 && depth >= plies)
+                break;
+        }
+        if (!pondering && s->limits.use_clock) {
+            if (t->root_count == 1)
+                break;
+            if (score_is_mate(score) && depth >= SCORE_MATE - (score > 0 ? score : -score))
+                break;
+        }
+        if (!pondering && s->tm.timed && !s->limits.infinite) {
+            int64_t elapsed = tm_now_ms() - atomic_load(&s->clock_start_ms);
+            bool changed = depth > 1 && best != last_best;
+            int drop = depth > 1 ? last_score - score : 0;
+            if (elapsed >= tm_soft_scaled(&s->tm, changed, drop))
+                break;
+        }
+        last_best = best;
+        last_score = score;
+    }
+}
+
+/* ------------------------------------------------------------- driver */
+
+static void *helper_entry(void *arg)
+{
+    iterate((SearchThread *)arg);
+    publish_nodes((SearchThread *)arg);
+    return NULL;
+}
+
+/* Root moves: legal, restricted to searchmoves, without banmoves, and
+ * without moves that repeat into a lost rule verdict unless nothing else
+ * is left. Ordered by hash move, captures (MVV-LVA), then quiets. */
+static int build_root_moves(Searcher *s, RootMove *out)
+{
+    Board *b = &s->root;
+    const SearchLimits *l = &s->limits;
+    MoveList all;
+    board_generate(b, GEN_ALL, &all);
+
+    Move keep[MAX_MOVES];
+    int n = 0;
+    bool any_searchmove = false;
+    for (int i = 0; i < l->searchmoves_count && i < MAX_MOVES; i++)
+        for (int j = 0; j < all.count; j++)
+            if (all.moves[j] == l->searchmoves[i])
+                any_searchmove = true;
+    for (int j = 0; j < all.count; j++) {
+        Move m = all.moves[j];
+        bool ok = true;
+        if (any_searchmove) {
+            ok = false;
+            for (int i = 0; i < l->searchmoves_count && i < MAX_MOVES; i++)
+                if (l->searchmoves[i] == m)
+                    ok = true;
+        }
+        for (int i = 0; i < l->banmoves_count && i < MAX_MOVES; i++)
+            if (l->banmoves[i] == m)
+                ok = false;
+        if (ok)
+            keep[n++] = m;
+    }
+
+    /* Never repeat into a lost verdict when anything else exists. */
+    bool losing[MAX_MOVES];
+    int nlosing = 0;
+    for (int i = 0; i < n; i++) {
+        board_make(b, keep[i]);
+        losing[i] = board_rule60(b) >= 4 && board_repetition(b, b->ply - 1, 2) == REP_WIN;
+        board_unmake(b);
+        nlosing += losing[i];
+    }
+
+    TTEntry te;
+    Move tt_move = tt_probe(&s->tt, b->key, 0, &te) ? te.move : MOVE_NONE;
+    int scores[MAX_MOVES];
+    int count = 0;
+    for (int i = 0; i < n; i++) {
+        if (losing[i] && nlosing < n)
+            continue;
+        Move m = keep[i];
+        int sc = 0;
+        if (m == tt_move)
+            sc = 1 << 24;
+        else if (board_is_capture(b, m))
+            sc = (1 << 20) + movepick_mvv_lva(b, m);
+        out[count].move = m;
+        out[count].score = out[count].prev_score = -SCORE_INF;
+        out[count].seldepth = 0;
+        out[count].pv_len = 1;
+        out[count].pv[0] = m;
+        scores[count++] = sc;
+    }
+    /* Stable insertion sort by the ordering score. */
+    for (int i = 1; i < count; i++) {
+        RootMove tmp = out[i];
+        int sc = scores[i], j = i - 1;
+        while (j >= 0 && scores[j] < sc) {
+            out[j + 1] = out[j];
+            scores[j + 1] = scores[j];
+            j--;
+        }
+        out[j + 1] = tmp;
+        scores[j + 1] = sc;
+    }
+    return count;
+}
+
+static void thread_reset(SearchThread *t, const Searcher *s, const RootMove *roots, int root_count)
+{
+    t->board = s->root;
+    t->root_ply = s->root.ply;
+    t->ply_limit = MAX_PLY - 1;
+    if (t->root_ply + t->ply_limit + 2 > BOARD_HIST_MAX)
+        t->ply_limit = BOARD_HIST_MAX - 2 - t->root_ply;
+    t->nodes = 0;
+    atomic_store_explicit(&t->nodes_shared, 0, memory_order_relaxed);
+    t->seldepth = 0;
+    t->root_depth = 0;
+    t->completed_depth = 0;
+    t->pv_idx = 0;
+    t->stopped = false;
+    memset(&t->stats, 0, sizeof t->stats);
+    memset(t->stack, 0, sizeof t->stack);
+    memset(t->pv_len, 0, sizeof t->pv_len);
+    t->root_count = root_count;
+    memcpy(t->roots, roots, (size_t)root_count * sizeof(RootMove));
+}
+
+void search_prepare(Searcher *s, const Board *b, const SearchLimits *l, const SearchCallbacks *cb)
+{
+    s->limits = *l;
+    if (s->limits.searchmoves_count < 0)
+        s->limits.searchmoves_count = 0;
+    if (s->limits.banmoves_count < 0)
+        s->limits.banmoves_count = 0;
+    if (cb)
+        s->cb = *cb;
+    else
+        memset(&s->cb, 0, sizeof s->cb);
+    atomic_store(&s->stop, false);
+    atomic_store(&s->pondering, l->ponder);
+    s->search_start_ms = tm_now_ms();
+    atomic_store(&s->clock_start_ms, s->search_start_ms);
+    s->last_currmove_ms = 0;
+    tm_init(&s->tm, l, s->opt.move_overhead_ms);
+    tt_new_search(&s->tt);
+
+    s->root = *b;
+    board_set_psq(&s->root, eval_psq_table());
+    if (s->root.ply > BOARD_HIST_MAX - MAX_PLY - 8)
+        board_compact_history(&s->root);
+
+    s->root_count = build_root_moves(s, s->root_moves);
+    for (int i = 0; i < s->nthreads; i++)
+        thread_reset(s->threads[i], s, s->root_moves, s->root_count);
+}
+
+SearchResult search_execute(Searcher *s)
+{
+    SearchThread *main_t = s->threads[0];
+    SearchResult res;
+    memset(&res, 0, sizeof res);
+
+    if (main_t->root_count > 0) {
+        pthread_attr_t attr;
+        pthread_attr_init(&attr);
+        pthread_attr_setstacksize(&attr, 8u << 20);
+        int started = 1;
+        for (int i = 1; i < s->nthreads; i++) {
+            if (pthread_create(&s->threads[i]->handle, &attr, helper_entry, s->threads[i]) != 0)
+                break;
+            started++;
+        }
+        pthread_attr_destroy(&attr);
+        iterate(main_t);
+        publish_nodes(main_t);
+        /* Infinite and ponder searches hold their bestmove until told. */
+        while (!atomic_load(&s->stop) && (s->limits.infinite || atomic_load(&s->pondering))) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+        atomic_store(&s->stop, true);
+        for (int i = 1; i < started; i++)
+            pthread_join(s->threads[i]->handle, NULL);
+    } else {
+        while (!atomic_load(&s->stop) && (s->limits.infinite || atomic_load(&s->pondering))) {
+            struct timespec ts = {0, 1000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+
+    res.nodes = s->nthreads == 1 ? main_t->nodes : total_nodes(s);
+    res.time_ms = tm_now_ms() - s->search_start_ms;
+    if (main_t->root_count == 0) {
+        res.best = MOVE_NONE;
+        res.score = -SCORE_MATE;
+        return res;
+    }
+    const RootMove *rm = &main_t->roots[0];
+    res.best = rm->move;
+    res.score = rm->score != -SCORE_INF ? rm->score : rm->prev_score != -SCORE_INF ? rm->prev_score : 0;
+    res.depth = main_t->completed_depth;
+    res.seldepth = rm->seldepth;
+    res.pv_len = rm->pv_len;
+    memcpy(res.pv, rm->pv, (size_t)rm->pv_len * sizeof(Move));
+    if (rm->pv_len >= 2) {
+        res.ponder = rm->pv[1];
+    } else {
+        /* Ask the TT for a reply, checking it is legal. */
+        Board *b = &main_t->board;
+        board_make(b, rm->move);
+        TTEntry te;
+        if (tt_probe(&s->tt, b->key, 1, &te) && te.move != MOVE_NONE && board_is_legal(b, te.move))
+            res.ponder = te.move;
+        board_unmake(b);
+    }
+    return res;
+}
+
+/* ------------------------------------------------------------- test hook */
+
+NullStepReport search_test_null_step(Searcher *s, const Board *b, int alpha, int beta, int depth, int ply,
+                                     bool verifying)
+{
+    SearchLimits l;
+    search_limits_init(&l);
+    search_prepare(s, b, &l, NULL);
+    SearchThread *t = s->threads[0];
+    t->root_depth = depth;
+    bool in_check = board_in_check(&t->board);
+    int static_eval = in_check ? -SCORE_INF : evaluate(t);
+    t->stack[ply].static_eval = static_eval;
+    NullStepReport r;
+    null_step(t, alpha, beta, depth, ply, verifying ? NODE_VERIFY : 0, static_eval, in_check, &r);
+    return r;
+}

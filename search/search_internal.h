@@ -1,0 +1,200 @@
+/* search_internal.h — the search's private types (TT, move picker, time
+ * manager, per-thread state, Searcher) and the hooks the unit tests use.
+ * Nothing outside search/ and tests/ includes this header. */
+#ifndef CHARIOT_SEARCH_INTERNAL_H
+#define CHARIOT_SEARCH_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "board.h"
+#include "params.h"
+#include "search.h"
+
+/* ----------------------------------------------------------------- TT */
+
+/* Internal bound kinds. TT_BOUND_NONE keeps only a move (and the eval):
+ * used for rule-verdict scores, which depend on the path. */
+enum { TT_BOUND_NONE = 0, TT_BOUND_UPPER = 1, TT_BOUND_LOWER = 2, TT_BOUND_EXACT = 3 };
+
+/* One slot: the key is stored xor-ed with the data so that a torn write
+ * (two threads storing at once) fails the key check instead of returning
+ * another position's data. Relaxed atomics make the races defined. */
+typedef struct TTSlot {
+    _Atomic uint64_t check; /* key ^ data */
+    _Atomic uint64_t data;
+} TTSlot;
+
+typedef struct TTBucket {
+    TTSlot slot[TT_BUCKET_SIZE];
+} TTBucket;
+
+typedef struct TT {
+    TTBucket *buckets;
+    uint64_t mask; /* bucket count - 1 (a power of two) */
+    uint8_t generation;
+} TT;
+
+typedef struct TTEntry {
+    Move move;
+    int16_t score;   /* adjusted to the probing ply */
+    int16_t eval;    /* static eval, SCORE_NONE-free: EVAL_NONE when unknown */
+    int depth;
+    int bound;       /* TT_BOUND_* */
+    bool null_cut;   /* stored by a null-move cutoff */
+} TTEntry;
+
+enum { EVAL_NONE = -32768 };
+
+bool tt_init(TT *tt, int mb);
+void tt_free(TT *tt);
+void tt_clear(TT *tt);
+void tt_new_search(TT *tt);
+bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out);
+void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound,
+              bool null_cut);
+int tt_hashfull(const TT *tt);
+/* Score conversions between "from this node" and "from the root" for mates. */
+int tt_score_to(int score, int ply);
+int tt_score_from(int score, int ply);
+
+/* ---------------------------------------------------------------- time */
+
+typedef struct TimeManager {
+    int64_t start_ms;  /* when the clock started (search start or ponderhit) */
+    int64_t soft_ms;   /* no new iteration after this (0: none) */
+    int64_t hard_ms;   /* abort the search at this (0: none) */
+    bool timed;        /* soft/hard limits apply */
+} TimeManager;
+
+int64_t tm_now_ms(void);
+/* Fills the limits from the clock fields; start_ms is set by the caller. */
+void tm_init(TimeManager *tm, const SearchLimits *l, int move_overhead_ms);
+/* Soft limit scaled by instability, in ms since the start. */
+int64_t tm_soft_scaled(const TimeManager *tm, bool best_changed, int score_drop);
+
+/* ----------------------------------------------------------- move picker */
+
+struct SearchThread;
+
+typedef struct MovePicker {
+    const Board *b;
+    const struct SearchThread *t;
+    int stage;
+    Move tt_move;
+    Move killers[2];
+    Move counter;
+    int idx;
+    MoveList list;
+    int scores[MAX_MOVES];
+    int bad_count, bad_idx;
+    Move bad[MAX_MOVES];
+} MovePicker;
+
+/* Main search: hash move, good captures, killers, counter move, quiets by
+ * history, losing captures. Every move returned is legal. */
+void movepick_init(MovePicker *mp, const Board *b, const struct SearchThread *t, Move tt_move, int ply);
+/* Quiescence: captures in MVV-LVA order, or every evasion when in check. */
+void movepick_init_qs(MovePicker *mp, const Board *b, const struct SearchThread *t);
+Move movepick_next(MovePicker *mp);
+/* MVV-LVA key of a capture (larger first). */
+int movepick_mvv_lva(const Board *b, Move m);
+
+/* ---------------------------------------------------------------- threads */
+
+typedef struct RootMove {
+    Move move;
+    int score;       /* this iteration; -SCORE_INF when it failed low */
+    int prev_score;  /* last completed iteration */
+    int seldepth;
+    int pv_len;
+    Move pv[MAX_PLY];
+} RootMove;
+
+typedef struct StackEntry {
+    int static_eval;
+    Move move;
+    Move killers[2];
+} StackEntry;
+
+typedef struct SearchThread {
+    struct Searcher *s;
+    int id;
+    pthread_t handle;
+    Board board;                    /* private copy, history included */
+    int root_ply;                   /* board.ply at the root */
+    int ply_limit;                  /* deepest ply the history has room for */
+    uint64_t nodes;                 /* owner-only counter */
+    _Atomic uint64_t nodes_shared;  /* published copy for the other threads */
+    int seldepth;
+    int root_depth;                 /* depth of the iteration under way */
+    int completed_depth;
+    int pv_idx;                     /* multi-PV line being searched */
+    bool stopped;                   /* this thread saw the stop flag */
+    SearchStats stats;
+    StackEntry stack[MAX_PLY + 8];
+    int pv_len[MAX_PLY + 1];
+    Move pv[MAX_PLY + 1][MAX_PLY + 1];
+    int root_count;
+    RootMove roots[MAX_MOVES];
+    int history[PIECE_NB][SQ_NB];
+    Move counter[PIECE_NB][SQ_NB];
+} SearchThread;
+
+struct Searcher {
+    SearchOptions opt;
+    TT tt;
+    int nthreads;
+    SearchThread **threads;
+    int lmr[64][64];                /* reduction in plies by [depth][move number] */
+
+    /* the search in progress */
+    atomic_bool stop;
+    atomic_bool pondering;
+    atomic_bool running;
+    _Atomic int64_t clock_start_ms;
+    int64_t search_start_ms;
+    TimeManager tm;
+    SearchLimits limits;
+    SearchCallbacks cb;
+    Board root;
+    int root_count;
+    RootMove root_moves[MAX_MOVES];
+    int64_t last_currmove_ms;
+
+    /* the background thread of searcher_start */
+    pthread_mutex_t lock;
+    pthread_cond_t done_cond;
+    bool bg_active;                 /* a background thread exists, not joined */
+    bool bg_done;
+    pthread_t bg;
+};
+
+/* Runs the whole search in the calling thread (threads, result, on_bestmove). */
+SearchResult search_execute(struct Searcher *s);
+/* Prepares the Searcher for a search of b (copies, limits, clock). */
+void search_prepare(struct Searcher *s, const Board *b, const SearchLimits *l, const SearchCallbacks *cb);
+
+/* ------------------------------------------------------------ test hooks */
+
+/* What the null-move step did at one node. */
+typedef struct NullStepReport {
+    bool tried;          /* the null search ran */
+    int null_score;      /* its score (valid when tried) */
+    bool verified;       /* a verification search ran */
+    bool verify_failed;  /* ...and did not fail high */
+    bool cutoff;         /* the node would be cut */
+    bool mate_threat;    /* the null search said "mated next" */
+    int result;          /* node score on a cutoff */
+} NullStepReport;
+
+/* Runs only the null-move step (Step 8 of search_node) on a copy of b at
+ * search ply `ply` (0 is the root), with window (alpha, beta) and the given
+ * depth; `verifying` marks the node as inside a verification search. Uses
+ * the Searcher's TT and options; the board's own ply is taken as the root. */
+NullStepReport search_test_null_step(struct Searcher *s, const Board *b, int alpha, int beta, int depth,
+                                     int ply, bool verifying);
+
+#endif

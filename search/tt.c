@@ -1,0 +1,157 @@
+/* tt.c — the transposition table shared by all search threads: lockless
+ * buckets, depth-preferred replacement with aging, mate scores by ply. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "search_internal.h"
+
+/* Data word layout (64 bits):
+ *   0..15 move, 16..31 score (int16), 32..47 static eval (int16),
+ *   48..55 depth, 56..57 bound, 58 null-cut flag, 59..63 generation. */
+enum { GEN_BITS = 5, GEN_MASK = (1 << GEN_BITS) - 1 };
+
+static uint64_t pack(Move move, int score, int eval, int depth, int bound, bool null_cut, int gen)
+{
+    return (uint64_t)move | (uint64_t)(uint16_t)(int16_t)score << 16 | (uint64_t)(uint16_t)(int16_t)eval << 32 |
+           (uint64_t)(uint8_t)depth << 48 | (uint64_t)(bound & 3) << 56 | (uint64_t)(null_cut ? 1 : 0) << 58 |
+           (uint64_t)(gen & GEN_MASK) << 59;
+}
+
+static int data_depth(uint64_t d) { return (int)((d >> 48) & 0xFF); }
+static int data_bound(uint64_t d) { return (int)((d >> 56) & 3); }
+static int data_gen(uint64_t d) { return (int)((d >> 59) & GEN_MASK); }
+static Move data_move(uint64_t d) { return (Move)(d & 0xFFFF); }
+
+bool tt_init(TT *tt, int mb)
+{
+    uint64_t bytes = (uint64_t)mb << 20;
+    uint64_t n = 1;
+    while (n * 2 * sizeof(TTBucket) <= bytes)
+        n *= 2;
+#if SIZE_MAX < UINT64_MAX
+    if (n * sizeof(TTBucket) > SIZE_MAX)
+        return false;
+#endif
+    TTBucket *p = aligned_alloc(64, (size_t)(n * sizeof(TTBucket)));
+    if (!p)
+        return false;
+    memset(p, 0, (size_t)(n * sizeof(TTBucket)));
+    tt->buckets = p;
+    tt->mask = n - 1;
+    tt->generation = 0;
+    return true;
+}
+
+void tt_free(TT *tt)
+{
+    free(tt->buckets);
+    tt->buckets = NULL;
+    tt->mask = 0;
+}
+
+void tt_clear(TT *tt)
+{
+    memset(tt->buckets, 0, (size_t)((tt->mask + 1) * sizeof(TTBucket)));
+    tt->generation = 0;
+}
+
+void tt_new_search(TT *tt) { tt->generation = (uint8_t)((tt->generation + 1) & GEN_MASK); }
+
+int tt_score_to(int score, int ply)
+{
+    if (score >= SCORE_MATE_MIN)
+        return score + ply;
+    if (score <= -SCORE_MATE_MIN)
+        return score - ply;
+    return score;
+}
+
+int tt_score_from(int score, int ply)
+{
+    if (score >= SCORE_MATE_MIN)
+        return score - ply;
+    if (score <= -SCORE_MATE_MIN)
+        return score + ply;
+    return score;
+}
+
+bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out)
+{
+    const TTBucket *bk = &tt->buckets[key & tt->mask];
+    for (int i = 0; i < TT_BUCKET_SIZE; i++) {
+        uint64_t d = atomic_load_explicit(&bk->slot[i].data, memory_order_relaxed);
+        uint64_t c = atomic_load_explicit(&bk->slot[i].check, memory_order_relaxed);
+        if (d == 0 || (c ^ d) != key)
+            continue;
+        out->move = data_move(d);
+        out->score = (int16_t)tt_score_from((int16_t)(uint16_t)(d >> 16), ply);
+        out->eval = (int16_t)(uint16_t)(d >> 32);
+        out->depth = data_depth(d);
+        out->bound = data_bound(d);
+        out->null_cut = (d >> 58) & 1;
+        return true;
+    }
+    return false;
+}
+
+void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound, bool null_cut)
+{
+    TTBucket *bk = &tt->buckets[key & tt->mask];
+    int gen = tt->generation;
+    TTSlot *victim = NULL;
+    int victim_value = 1 << 30;
+    if (depth < 0)
+        depth = 0;
+    if (depth > 255)
+        depth = 255;
+    /* Rule-verdict scores (perpetual check or chase) depend on the path to
+     * the position: keep the move, never the score. */
+    if (bound != TT_BOUND_NONE && score > -SCORE_MATE_MIN && score < SCORE_MATE_MIN &&
+        (score >= SCORE_RULE_MIN || score <= -SCORE_RULE_MIN))
+        bound = TT_BOUND_NONE;
+    if (bound == TT_BOUND_NONE)
+        score = 0;
+
+    for (int i = 0; i < TT_BUCKET_SIZE; i++) {
+        TTSlot *sl = &bk->slot[i];
+        uint64_t d = atomic_load_explicit(&sl->data, memory_order_relaxed);
+        uint64_t c = atomic_load_explicit(&sl->check, memory_order_relaxed);
+        if (d != 0 && (c ^ d) == key) {
+            /* Same position: depth-preferred, but a newer search, an exact
+             * score or an entry without a usable score always replace. */
+            int old_bound = data_bound(d);
+            if (bound != TT_BOUND_EXACT && old_bound != TT_BOUND_NONE && data_gen(d) == gen &&
+                depth + 2 < data_depth(d))
+                return;
+            if (move == MOVE_NONE && !null_cut)
+                move = data_move(d);
+            victim = sl;
+            break;
+        }
+        int age = (gen - data_gen(d)) & GEN_MASK;
+        int value = d == 0 ? -(1 << 20) : data_depth(d) - TT_AGE_WEIGHT * age;
+        if (value < victim_value) {
+            victim_value = value;
+            victim = sl;
+        }
+    }
+    uint64_t data = pack(move, bound == TT_BOUND_NONE ? 0 : tt_score_to(score, ply), eval, depth, bound, null_cut, gen);
+    if (data == 0)
+        return; /* nothing worth keeping */
+    atomic_store_explicit(&victim->data, data, memory_order_relaxed);
+    atomic_store_explicit(&victim->check, key ^ data, memory_order_relaxed);
+}
+
+int tt_hashfull(const TT *tt)
+{
+    uint64_t n = tt->mask + 1 < 250 ? tt->mask + 1 : 250;
+    int used = 0;
+    for (uint64_t b = 0; b < n; b++)
+        for (int i = 0; i < TT_BUCKET_SIZE; i++) {
+            uint64_t d = atomic_load_explicit(&tt->buckets[b].slot[i].data, memory_order_relaxed);
+            if (d != 0 && data_gen(d) == tt->generation)
+                used++;
+        }
+    return (int)(used * 1000 / (n * TT_BUCKET_SIZE));
+}
