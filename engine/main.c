@@ -15,7 +15,7 @@ static void usage(FILE *f)
           "       chariot perft-suite FILE [--max-nodes N]\n"
           "       chariot bench [DEPTH] [--stats]\n"
           "       chariot search FEN|startpos [--depth D | --movetime MS | --nodes N] [--multipv K] [--threads T]\n"
-          "       chariot solve FEN|FILE.epd [--movetime MS] [--depth D] [--threads T] [--json OUT]\n"
+          "       chariot solve FEN|FILE.epd [--movetime MS] [--depth D] [--threads T] [--hash MB] [--json OUT] [--quiet]\n"
           "       chariot match -engine ... -engine ... [options]   (see README.md)\n"
           "       chariot help\n",
           f);

@@ -1,5 +1,5 @@
 /* match.c — `chariot match`: command line, games over worker threads, live score, final table, SPRT, PGN and JSON. */
-#define _POSIX_C_SOURCE 200809L /* sigaction, getrusage, gethostname */
+#define _XOPEN_SOURCE 700 /* sigaction with SA_RESETHAND, getrusage, gethostname */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -422,11 +422,13 @@ static bool match_parse_args(int argc, char **argv, MatchConfig *cfg)
         match_tc_init(&p->tc);
         p->proto = CLIENT_PROTO_AUTO;
         char err[160];
-        /* -each first, so that the engine's own keys override it */
-        for (int pass = 0; pass < 2; pass++) {
-            const MatchTokens *t = pass == 0 ? &each : &engines[e];
+        /* -each first, so that the engine's own keys override it; cmd= before
+         * everything, so that arg= from either place appends to the final one */
+        for (int pass = 0; pass < 4; pass++) {
+            const MatchTokens *t = pass % 2 == 0 ? &each : &engines[e];
             for (int k = 0; k < t->count; k++)
-                if (!match_player_key(p, t->tok[k], err, sizeof err)) {
+                if ((strncmp(t->tok[k], "cmd=", 4) == 0) == (pass < 2) &&
+                    !match_player_key(p, t->tok[k], err, sizeof err)) {
                     fprintf(stderr, "chariot match: engine %d: %s\n", e + 1, err);
                     return false;
                 }
@@ -707,6 +709,9 @@ static void *match_worker(void *arg)
             }
         } else if (g.end == MATCH_END_ABORTED) {
             r->aborted++;
+            /* not counted, but its engines did burn CPU */
+            for (int c = 0; c < 2; c++)
+                r->totals[job.p[c]].cpu_seconds += g.side[c].cpu_seconds;
         } else {
             match_record(r, &job, &g);
         }
@@ -922,6 +927,7 @@ int cmd_match(int argc, char **argv)
     struct sigaction sa, old_int, old_term;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = match_on_signal;
+    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills the runner outright */
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &old_int);
     sigaction(SIGTERM, &sa, &old_term);

@@ -277,7 +277,7 @@ static void match_close_engine(ClientEngine *e, MatchSideStats *s)
 /* Describes why an engine's output ended, after reaping it. */
 static void match_describe_exit(ClientEngine *e, char *out, size_t outlen)
 {
-    client_kill(e);
+    client_reap_within(e, MATCH_QUIT_GRACE_MS);
     if (!e->reaped)
         snprintf(out, outlen, "disconnected");
     else if (WIFSIGNALED(e->exit_status))

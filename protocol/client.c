@@ -333,6 +333,24 @@ void client_kill(ClientEngine *e)
     client_close_fds(e);
 }
 
+void client_reap_within(ClientEngine *e, int grace_ms)
+{
+    int64_t deadline = client_now_ms() + (grace_ms > 0 ? grace_ms : 0);
+    while (e->pid > 0 && !e->reaped) {
+        /* WNOWAIT: the exited process stays a zombie, so its pid and process
+         * group cannot be reused before the group kill below. */
+        siginfo_t info;
+        memset(&info, 0, sizeof info);
+        int r = waitid(P_PID, (id_t)e->pid, &info, WEXITED | WNOHANG | WNOWAIT);
+        if (r != 0 || info.si_pid == e->pid || client_now_ms() >= deadline)
+            break;
+        client_sleep_ms(2);
+    }
+    /* Kills it if it is still there, and anything it started (a wrapper's
+     * children share its process group); then reaps it. */
+    client_kill(e);
+}
+
 void client_quit(ClientEngine *e, int grace_ms)
 {
     if (e->pid <= 0 || e->reaped) {
@@ -352,16 +370,7 @@ void client_quit(ClientEngine *e, int grace_ms)
      * short moments to exit before the kill. */
     while (!e->eof && client_read_line(e, line, sizeof line, deadline, NULL) == CLIENT_OK) {
     }
-    while (!client_reap(e, false)) {
-        if (client_now_ms() >= deadline) {
-            client_kill(e);
-            return;
-        }
-        client_sleep_ms(2);
-    }
-    /* Its children (if it was a wrapper) go with its process group. */
-    kill(-e->pid, SIGKILL);
-    client_close_fds(e);
+    client_reap_within(e, (int)(deadline - client_now_ms()));
 }
 
 void client_release(ClientEngine *e)

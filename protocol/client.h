@@ -190,6 +190,9 @@ void client_move_to_rank1(const char *iccs, char out[8]);
 void client_quit(ClientEngine *e, int grace_ms);
 /* Kills at once (no `quit`), reaps, records CPU time. */
 void client_kill(ClientEngine *e);
+/* Gives a process that is on its way out (its output ended) grace_ms to exit
+ * by itself, so its own exit status is recorded, then kills and reaps it. */
+void client_reap_within(ClientEngine *e, int grace_ms);
 
 /* Frees argv/dir copies. Call after client_quit/kill. */
 void client_release(ClientEngine *e);

@@ -94,6 +94,8 @@ typedef struct Server {
     FILE *in, *out;
     Searcher *searcher;
     SearchOptions search_defaults;
+    /* Written by this thread only, under lock, since the search thread's
+     * callbacks read multipv, resign and style. */
     Settings settings, defaults;
     Board *pos;              /* the current position (always valid) */
     Board *scratch;          /* where a new position is built before it replaces pos */
@@ -116,7 +118,7 @@ typedef struct Server {
     bool opp_draw;           /* the opponent offers a draw */
     bool has_pending;        /* a result held until stop/ponderhit */
     SearchResult pending;
-    Board *search_root;      /* copy of the root, for the draw decision */
+    bool root_dead;          /* no attacking piece left at the root */
     int equal_streak, losing_streak;
 } Server;
 
@@ -284,7 +286,7 @@ static const char *draw_or_resign_locked(Server *sv, const SearchResult *r)
         return " draw";
     if (sv->equal_streak >= PROTO_DRAW_OFFER_MOVES)
         return " draw";
-    if (sv->search_root && board_insufficient_material(sv->search_root) && abs(r->score) <= PROTO_DRAW_OFFER_BAND)
+    if (sv->root_dead && abs(r->score) <= PROTO_DRAW_OFFER_BAND)
         return " draw";
     return "";
 }
@@ -732,8 +734,8 @@ static void build_limits(Server *sv, const UcciCommand *c, SearchLimits *l)
         l->depth = g->depth < MAX_PLY ? g->depth : MAX_PLY;
         bounded = true;
     }
-    if (g->nodes > 0) {
-        l->nodes = (uint64_t)g->nodes;
+    if (g->nodes >= 0) {
+        l->nodes = g->nodes > 0 ? (uint64_t)g->nodes : 1; /* "nodes 0" still means "as little as possible" */
         bounded = true;
     }
     if (g->mate > 0) {
@@ -850,7 +852,7 @@ static void do_go(Server *sv, const UcciCommand *c)
     sv->search_infinite = l->infinite;
     sv->opp_draw = c->go.draw;
     sv->counted = !l->infinite;
-    memcpy(sv->search_root, sv->pos, sizeof *sv->pos);
+    sv->root_dead = board_insufficient_material(sv->pos);
     pthread_mutex_unlock(&sv->lock);
 
     SearchCallbacks cb = {.ctx = sv, .on_info = cb_info, .on_currmove = cb_currmove, .on_bestmove = cb_bestmove};
@@ -984,7 +986,6 @@ static void server_free(Server *sv)
         searcher_free(sv->searcher);
     free(sv->pos);
     free(sv->scratch);
-    free(sv->search_root);
     free(sv->line);
     free(sv->cmd);
     pthread_cond_destroy(&sv->idle_cond);
@@ -1008,11 +1009,10 @@ int protocol_serve(FILE *in, FILE *out)
     /* calloc: board_from_fen keeps the target's psq table, so it must be valid */
     sv->pos = calloc(1, sizeof *sv->pos);
     sv->scratch = calloc(1, sizeof *sv->scratch);
-    sv->search_root = calloc(1, sizeof *sv->search_root);
     sv->line = malloc(UCCI_LINE_MAX + 1);
     sv->cmd = malloc(sizeof *sv->cmd);
     sv->searcher = searcher_new();
-    if (!sv->pos || !sv->scratch || !sv->search_root || !sv->line || !sv->cmd || !sv->searcher) {
+    if (!sv->pos || !sv->scratch || !sv->line || !sv->cmd || !sv->searcher) {
         fprintf(stderr, "chariot: out of memory\n");
         server_free(sv);
         return 1;

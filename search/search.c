@@ -242,7 +242,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
 
 /* ------------------------------------------------------------- null move */
 
-/* Step 9. Null move, the ElephantEye way, all in one place:
+/* Step 8. Null move, the ElephantEye way, all in one place:
  *  (1) never at the root or a PV node, in check, right after a null move,
  *      inside a verification search, or when only a win can pass beta;
  *  (2) NullMoveOkay: own attacking material > NULL_OKAY_MARGIN;
@@ -354,7 +354,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         return alpha;
 
     /* Step 4. Transposition table: cut at non-PV nodes. Entries from null
-     * cuts never cut inside a verification search (rule 7 of Step 9). */
+     * cuts never cut inside a verification search (rule 7 of Step 8). */
     TTEntry te;
     bool hit = tt_probe(&s->tt, b->key, ply, &te);
     Move tt_move = hit ? te.move : MOVE_NONE;
@@ -382,14 +382,14 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         t->pv_len[ply] = 0;
     }
 
-    /* Step 7. Reverse futility: far above beta near the horizon, stand. */
-    if (pruning >= 2 && !pv && !in_check && depth <= RFP_DEPTH && !is_decisive(beta) &&
+    /* Step 7. Reverse futility: far above beta near the horizon, stand. It is
+     * a static pass, so it is off inside a null-move verification search,
+     * whose whole point is to catch positions where passing is not possible. */
+    if (pruning >= 2 && !pv && !in_check && !(flags & NODE_VERIFY) && depth <= RFP_DEPTH && !is_decisive(beta) &&
         static_eval - RFP_MARGIN * depth >= beta)
         return static_eval;
 
-    /* Step 8. (numbering kept in line with the design notes) */
-
-    /* Step 9. Null move (see null_step). */
+    /* Step 8. Null move (see null_step). */
     NullStepReport nr;
     if (null_step(t, alpha, beta, depth, ply, flags, static_eval, in_check, &nr))
         return nr.result;
@@ -397,7 +397,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         return 0;
     const bool mate_threat = nr.mate_threat;
 
-    /* Step 10. Internal iterative deepening at PV nodes without a hash move. */
+    /* Step 9. Internal iterative deepening at PV nodes without a hash move. */
     if (pv && tt_move == MOVE_NONE && depth >= IID_DEPTH) {
         search_node(t, alpha, beta, depth - IID_REDUCTION, ply, flags);
         t->stack[ply].static_eval = static_eval;
@@ -408,7 +408,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             tt_move = te2.move;
     }
 
-    /* Step 11. The moves. */
+    /* Step 10. The moves. */
     MovePicker mp;
     movepick_init(&mp, b, t, tt_move, ply);
     const bool single_reply = in_check && board_count_legal(b) == 1;
@@ -424,7 +424,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         const bool special = m == mp.killers[0] || m == mp.killers[1] || m == mp.counter;
         moves++;
 
-        /* Step 11a. Futility: a quiet, non-checking move cannot lift a hopeless
+        /* Step 10a. Futility: a quiet, non-checking move cannot lift a hopeless
          * node. Only once a non-losing move is in hand, so mates stay exact. */
         if (pruning >= 2 && !pv && !in_check && quiet && !mate_threat && depth <= FUTILITY_DEPTH && searched > 0 &&
             best > -SCORE_RULE_MIN && !special && !is_decisive(alpha) &&
@@ -433,16 +433,17 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
 
         t->stack[ply].move = m;
         board_make(b, m);
+        tt_prefetch(&s->tt, b->key);
         const bool gives_check = board_in_check(b);
 
-        /* Step 11b. Extensions: checks and single replies. */
+        /* Step 10b. Extensions: checks and single replies. */
         int new_depth = depth - 1 + (can_extend && (gives_check || single_reply) ? 1 : 0);
 
         int v;
         if (searched == 0) {
             v = -search_node(t, -beta, -alpha, new_depth, ply + 1, flags);
         } else {
-            /* Step 11c. Late-move reductions for quiet moves. */
+            /* Step 10c. Late-move reductions for quiet moves. */
             int r = 0;
             if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && quiet && !in_check &&
                 !gives_check && !mate_threat) {
@@ -456,7 +457,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                 if (r < 0)
                     r = 0;
             }
-            /* Step 11d. PVS: zero window first, re-search when it may be better. */
+            /* Step 10d. PVS: zero window first, re-search when it may be better. */
             v = -search_node(t, -alpha - 1, -alpha, new_depth - r, ply + 1, flags);
             if (r > 0 && v > alpha && !t->stopped)
                 v = -search_node(t, -alpha - 1, -alpha, new_depth, ply + 1, flags);
@@ -486,11 +487,11 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             quiets[nquiets++] = m;
     }
 
-    /* Step 12. No legal move: a loss, checkmate or stalemate alike. */
+    /* Step 11. No legal move: a loss, checkmate or stalemate alike. */
     if (moves == 0)
         return -(SCORE_MATE - ply);
 
-    /* Step 13. Store (rule-band scores are kept as move only by tt_store). */
+    /* Step 12. Store (rule-band scores are kept as move only by tt_store). */
     int bound = best >= beta ? TT_BOUND_LOWER : best > orig_alpha ? TT_BOUND_EXACT : TT_BOUND_UPPER;
     tt_store(&s->tt, b->key, ply, best_move, best, in_check ? EVAL_NONE : static_eval, depth, bound, false);
     return best;
@@ -692,6 +693,10 @@ static void iterate(SearchThread *t)
 
         for (int i = 0; i < multipv; i++)
             report_line(t, i, depth, BOUND_EXACT);
+        /* The root is not stored by the tree search; keep it for probe and
+         * for the next search's first move. */
+        tt_store(&s->tt, t->board.key, 0, t->roots[0].move, t->roots[0].score, EVAL_NONE, depth, TT_BOUND_EXACT,
+                 false);
 
         /* When to stop deepening. */
         int score = t->roots[0].score;

@@ -30,6 +30,11 @@ enum {
 };
 
 static inline bool score_is_mate(int s) { return s >= SCORE_MATE_MIN || s <= -SCORE_MATE_MIN; }
+/* A win or loss by the repetition rules (perpetual check or chase), not a mate. */
+static inline bool score_is_rule(int s)
+{
+    return !score_is_mate(s) && (s >= SCORE_RULE_MIN || s <= -SCORE_RULE_MIN);
+}
 /* Moves (not plies) to mate, positive when the side to move mates. */
 static inline int score_mate_moves(int s)
 {
@@ -134,7 +139,10 @@ typedef struct Searcher Searcher;
 Searcher *searcher_new(void);
 void searcher_free(Searcher *s);
 /* Applies options (resizes the TT, restarts threads) while idle.
- * Returns false, changing nothing, when a value is out of range. */
+ * Returns false, changing nothing, when a value is out of range, the TT
+ * cannot be allocated, or a search is running.
+ * pruning: 0 none (no LMR, futility, razoring), 1 LMR only, 2 + futility and
+ * reverse futility, 3 + razoring (default). Null move is null_move alone. */
 bool searcher_set_options(Searcher *s, const SearchOptions *o);
 const SearchOptions *searcher_options(const Searcher *s);
 /* Clears the TT and all learned tables (UCCI newgame, ucinewgame). */
@@ -163,7 +171,7 @@ typedef struct TTProbe {
 } TTProbe;
 bool searcher_probe(Searcher *s, const Board *b, TTProbe *out);
 
-/* Counters of the last search (summed over threads). */
+/* Counters of the last search (summed over threads). Call it while idle. */
 SearchStats searcher_stats(const Searcher *s);
 
 #endif

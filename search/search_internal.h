@@ -56,6 +56,16 @@ bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out);
 void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound,
               bool null_cut);
 int tt_hashfull(const TT *tt);
+/* Starts loading the bucket of key into the cache (a hint, no effect on results). */
+static inline void tt_prefetch(const TT *tt, uint64_t key)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(&tt->buckets[key & tt->mask]);
+#else
+    (void)tt;
+    (void)key;
+#endif
+}
 /* Score conversions between "from this node" and "from the root" for mates. */
 int tt_score_to(int score, int ply);
 int tt_score_from(int score, int ply);

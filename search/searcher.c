@@ -234,8 +234,12 @@ void searcher_stop(Searcher *s) { atomic_store(&s->stop, true); }
 
 void searcher_ponderhit(Searcher *s)
 {
-    atomic_store(&s->clock_start_ms, tm_now_ms());
-    atomic_store(&s->pondering, false);
+    /* Only a pondering search restarts its clock; a stray ponderhit must not
+     * hand a normal search more time. */
+    if (atomic_load(&s->pondering)) {
+        atomic_store(&s->clock_start_ms, tm_now_ms());
+        atomic_store(&s->pondering, false);
+    }
 }
 
 void searcher_wait(Searcher *s)

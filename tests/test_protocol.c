@@ -314,6 +314,16 @@ static void group_commands(void)
     CHECK(search_to_end(&e, false, line, sizeof line, DRV_TIMEOUT));
     CHECK(bestmove_legal(line, NULL, "h2e2"));
 
+    /* debug adds an info string per position */
+    drv_mark(&e);
+    drv_send(&e, "setoption debug true");
+    drv_send(&e, "position startpos moves h2e2");
+    drv_send(&e, "setoption debug false");
+    CHECK(drv_sync(&e));
+    CHECK_EQ_INT(drv_count(&e, "info string position"), 1);
+    CHECK_EQ_INT(drv_count(&e, "info string error:"), 0);
+    drv_send(&e, "position startpos");
+
     /* go depth 0: static evaluation, then nobestmove */
     drv_mark(&e);
     drv_send(&e, "go depth 0");
@@ -633,6 +643,24 @@ static void group_stop(void)
     drv_sleep_ms(100);
     drv_send(&e, "stop");
     CHECK(search_to_end(&e, false, line, sizeof line, 5000));
+    /* ponderhit draw: the opponent offers a draw in a dead-drawn position */
+    drv_send(&e, "position fen %s", FEN_BARE);
+    drv_send(&e, "go ponder time 1000 increment 0 opptime 1000 oppincrement 0");
+    drv_sleep_ms(50);
+    drv_send(&e, "ponderhit draw");
+    CHECK(search_to_end(&e, false, line, sizeof line, 5000));
+    printf("ponderhit draw: %s\n", line);
+    CHECK(strlen(line) > 5 && strcmp(line + strlen(line) - 5, " draw") == 0);
+    /* depth infinite is infinite */
+    drv_send(&e, "position startpos");
+    drv_mark(&e);
+    drv_send(&e, "go depth infinite");
+    drv_sleep_ms(200);
+    CHECK(drv_sync(&e));
+    CHECK_EQ_INT(drv_count(&e, "bestmove"), 0);
+    drv_send(&e, "stop");
+    CHECK(search_to_end(&e, false, line, sizeof line, 5000));
+    CHECK(bestmove_legal(line, NULL, NULL));
     /* GUI sends the next position and go right after stop: no refusal */
     drv_mark(&e);
     drv_send(&e, "go infinite");

@@ -1,0 +1,12 @@
+# search.cmake — tests of the search (search/, engine/bench.c, engine/search.c).
+add_executable(test_search ${CMAKE_CURRENT_SOURCE_DIR}/test_search.c)
+target_link_libraries(test_search PRIVATE xq_search xq_eval xq_board xq_testlib)
+add_test(NAME search_unit COMMAND test_search)
+set_tests_properties(search_unit PROPERTIES LABELS "unit" TIMEOUT 300)
+
+# Bench determinism: the chariot binary's bench, run twice at a small depth,
+# must print the same node counts (never compared with a fixed number).
+add_test(NAME search_bench_repro
+         COMMAND ${CMAKE_COMMAND} -DCHARIOT=$<TARGET_FILE:chariot> -DDEPTH=5
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/search_bench_repro.cmake)
+set_tests_properties(search_bench_repro PROPERTIES LABELS "repro" TIMEOUT 300)

@@ -1,0 +1,515 @@
+/* test_search.c — unit tests of the search: null-move rules (through the
+ * null-step test hook), rules in the tree (perpetual check), mate scores,
+ * limits, multi-PV, root move filters, the background search API and
+ * run-to-run determinism. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "board.h"
+#include "eval.h"
+#include "search.h"
+#include "search_internal.h"
+#include "test.h"
+
+static Board *load(const char *fen)
+{
+    static Board boards[8];
+    static int next;
+    Board *b = &boards[next++ % 8];
+    char err[160];
+    if (!board_from_fen(b, fen, err, sizeof err)) {
+        fprintf(stderr, "bad test FEN %s: %s\n", fen, err);
+        test_failures++;
+        board_startpos(b);
+    }
+    board_set_psq(b, eval_psq_table());
+    return b;
+}
+
+static void play(Board *b, const char *moves)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", moves);
+    for (char *tok = strtok(buf, " "); tok; tok = strtok(NULL, " ")) {
+        Move m = board_parse_move(b, tok);
+        if (m == MOVE_NONE) {
+            fprintf(stderr, "illegal test move %s\n", tok);
+            test_failures++;
+            return;
+        }
+        board_make(b, m);
+    }
+}
+
+static SearchResult search_depth(Searcher *s, const Board *b, int depth)
+{
+    SearchLimits l;
+    search_limits_init(&l);
+    l.depth = depth;
+    return searcher_run(s, b, &l, NULL);
+}
+
+static void set_opts(Searcher *s, int threads, int multipv, bool null_move)
+{
+    SearchOptions o;
+    search_options_init(&o);
+    o.threads = threads;
+    o.multipv = multipv;
+    o.null_move = null_move;
+    CHECK(searcher_set_options(s, &o));
+}
+
+static const char *iccs(Move m, char out[5])
+{
+    if (m == MOVE_NONE)
+        snprintf(out, 5, "none");
+    else
+        move_to_iccs(m, out);
+    return out;
+}
+
+/* ------------------------------------------------------------- null move */
+
+/* Zugzwang (found by a brute-force scan with the null-step hook, then checked
+ * by hand): red's cannon on e4 and pawn on e3 are boxed in and its general on
+ * d2 has no square, so red's only legal move is the capture e4c4, answered by
+ * e5c4 mate (the horse then checks from c4 with d1 and e2 covered). If red
+ * could pass, black would have no mate in one. */
+static const char *ZUGZWANG_FEN = "9/9/3k5/9/4n4/2ccCn3/4P4/3K4p/7r1/9 w - - 0 1";
+enum { ZUGZWANG_BETA = -9000, ZUGZWANG_DEPTH = 4 };
+
+/* The perpetual-check position, black to move in check: red's rook on a8
+ * checks the general on e8, which can only step to e9; then a8a9 checks
+ * again and the general returns to e8, and so on. Red is otherwise a horse
+ * and a cannon down. */
+static const char *PERPETUAL_FEN_BLACK = "9/R3k4/3a1a3/7c1/3N5/6n2/2P1P2r1/9/8r/2BAKAB2 b - - 0 1";
+
+/* Red is a rook and a horse up, quiet position: a pass still fails high. */
+static const char *NULL_BASE = "3ak4/4a4/4b4/9/9/9/9/4B4/4A4/R2AK1N2 w - - 0 1";
+
+static void test_null_rules(Searcher *s)
+{
+    set_opts(s, 1, 1, true);
+    int beta = -200;
+
+    /* Control: a quiet non-PV node with plenty of material tries it and cuts. */
+    Board *b = load(NULL_BASE);
+    searcher_new_game(s);
+    NullStepReport r = search_test_null_step(s, b, beta - 1, beta, 6, 1, false);
+    CHECK(r.tried);
+    CHECK(r.cutoff);
+    CHECK(!r.verified); /* rook + horse = 1300 > NULL_SAFE_MARGIN */
+    SearchStats st = searcher_stats(s);
+    CHECK_EQ_INT(st.null_tried, 1);
+    CHECK_EQ_INT(st.null_cutoffs, 1);
+
+    /* Not at a PV node. */
+    r = search_test_null_step(s, b, beta - 50, beta, 6, 1, false);
+    CHECK(!r.tried);
+    /* Not at the root. */
+    r = search_test_null_step(s, b, beta - 1, beta, 6, 0, false);
+    CHECK(!r.tried);
+    /* Not inside a verification search. */
+    r = search_test_null_step(s, b, beta - 1, beta, 6, 1, true);
+    CHECK(!r.tried);
+
+    /* Not in check: the red rook gives check on the e-file. */
+    b = load("r3k4/9/9/9/9/9/9/9/4R4/3AK1N1R b - - 0 1");
+    CHECK(board_in_check(b));
+    r = search_test_null_step(s, b, beta - 1, beta, 6, 1, false);
+    CHECK(!r.tried);
+
+    /* Not twice in a row. Black, a rook up, may pass in this position...
+     * but not right after red passed into it. */
+    b = load("r2ak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 b - - 0 1");
+    r = search_test_null_step(s, b, -201, -200, 6, 1, false);
+    CHECK(r.tried);
+    b = load("r2ak4/4a4/4b4/9/9/9/9/4B4/4A4/3AK4 w - - 0 1");
+    board_make_null(b);
+    r = search_test_null_step(s, b, -201, -200, 6, 1, false);
+    CHECK(!r.tried);
+
+    /* NullMoveOkay: pawns and advisors only (five pawns = 500) never pass. */
+    b = load("4k4/9/9/9/9/P1P1P1P1P/9/9/4A4/3AK4 w - - 0 1");
+    CHECK(b->material[RED] <= NULL_OKAY_MARGIN);
+    r = search_test_null_step(s, b, -10000, -9999, 6, 1, false);
+    CHECK(!r.tried);
+
+    /* Option off: never. */
+    SearchOptions o = *searcher_options(s);
+    o.null_move = false;
+    CHECK(searcher_set_options(s, &o));
+    b = load(NULL_BASE);
+    r = search_test_null_step(s, b, beta - 1, beta, 6, 1, false);
+    CHECK(!r.tried);
+    set_opts(s, 1, 1, true);
+
+    /* NullMoveSafe fails (a lone rook, 900 <= NULL_SAFE_MARGIN): a fail-high
+     * is verified at depth - R before it may cut. */
+    b = load("3ak4/4a4/4b4/9/9/9/9/4B4/4A4/R2AK4 w - - 0 1");
+    searcher_new_game(s);
+    r = search_test_null_step(s, b, -1001, -1000, 6, 1, false);
+    CHECK(r.tried);
+    CHECK(r.verified);
+    CHECK(!r.verify_failed);
+    CHECK(r.cutoff);
+    st = searcher_stats(s);
+    CHECK_EQ_INT(st.null_verifications, 1);
+    /* At depth <= R there is no verification. */
+    r = search_test_null_step(s, b, -1001, -1000, NULL_R, 1, false);
+    CHECK(r.tried && r.cutoff && !r.verified);
+}
+
+/* Zugzwang: red (a cannon and a pawn, 550: NullMoveOkay holds, NullMoveSafe
+ * does not) is fine if it could pass, but its move loses. The null search
+ * fails high, the verification search fails low, and the node is not cut:
+ * a full-width search without null moves confirms the cut would have been
+ * wrong (red is mated). */
+static void test_null_zugzwang(Searcher *s)
+{
+    set_opts(s, 1, 1, true);
+    Board *b = load(ZUGZWANG_FEN);
+    CHECK(!board_in_check(b));
+    CHECK(b->material[RED] > NULL_OKAY_MARGIN && b->material[RED] <= NULL_SAFE_MARGIN);
+    int beta = ZUGZWANG_BETA;
+    searcher_new_game(s);
+    NullStepReport r = search_test_null_step(s, b, beta - 1, beta, ZUGZWANG_DEPTH, 1, false);
+    CHECK(r.tried);
+    CHECK(r.null_score >= beta);
+    CHECK(r.verified);
+    CHECK(r.verify_failed);
+    CHECK(!r.cutoff);
+    SearchStats st = searcher_stats(s);
+    CHECK_EQ_INT(st.null_verify_failures, 1);
+
+    set_opts(s, 1, 1, false);
+    searcher_new_game(s);
+    SearchResult res = search_depth(s, b, ZUGZWANG_DEPTH);
+    CHECK(res.score < beta);
+    set_opts(s, 1, 1, true);
+    searcher_new_game(s);
+    res = search_depth(s, b, ZUGZWANG_DEPTH);
+    CHECK(res.score < beta);
+}
+
+/* ------------------------------------------------------------- rules */
+
+/* Red's rook can check the black general back and forth (e8 <-> e9) for
+ * ever; without the rules that would save red's game (red is a horse and a
+ * cannon down). Under the Asian rules the perpetual checker loses, so:
+ * the check that repeats the position a third time is never played while
+ * other moves exist; played anyway (searchmoves) it scores the rule loss,
+ * not a mate; and in self-play red never ends up as the perpetual checker. */
+static void test_perpetual_check(Searcher *s)
+{
+    set_opts(s, 1, 1, true);
+    char mv[5];
+
+    /* Root filter: after two shuffles, a9a8 would make the third occurrence
+     * of the start position with red the perpetual checker. */
+    Board *b = load(PERPETUAL_FEN_BLACK);
+    play(b, "e8e9 a8a9 e9e8 a9a8 e8e9 a8a9 e9e8");
+    Move rep = board_parse_move(b, "a9a8");
+    CHECK(rep != MOVE_NONE);
+    searcher_new_game(s);
+    SearchResult r = search_depth(s, b, 6);
+    CHECK(r.best != MOVE_NONE);
+    CHECK(r.best != rep);
+    CHECK(r.score > -SCORE_RULE_MIN);
+    printf("perpetual (root): best %s score %d\n", iccs(r.best, mv), r.score);
+
+    /* The same move forced with searchmoves: a rule loss one ply away. */
+    SearchLimits l;
+    search_limits_init(&l);
+    l.depth = 4;
+    l.searchmoves_count = 1;
+    l.searchmoves[0] = rep;
+    searcher_new_game(s);
+    r = searcher_run(s, b, &l, NULL);
+    CHECK_EQ_INT(r.best, rep);
+    CHECK_EQ_INT(r.score, -(SCORE_RULE_WIN - 1));
+    CHECK(!score_is_mate(r.score));
+
+    /* Inside the tree: a fresh position (no history). Red may check, but a
+     * first repetition inside the tree already counts, so the search sees
+     * the rule loss and red's score stays the material deficit. */
+    b = load(PERPETUAL_FEN_BLACK);
+    play(b, "e8e9");
+    searcher_new_game(s);
+    r = search_depth(s, b, 8);
+    CHECK(r.score > -SCORE_RULE_MIN && r.score < 0);
+    printf("perpetual (tree): best %s score %d\n", iccs(r.best, mv), r.score);
+
+    /* Self-play from there: whatever happens, red never loses by perpetual
+     * check (and nobody else is judged a perpetual checker either). */
+    GameReason why = REASON_NONE;
+    GameResult res = RESULT_NONE;
+    for (int ply = 0; ply < 24 && res == RESULT_NONE; ply++) {
+        r = search_depth(s, b, 5);
+        if (r.best == MOVE_NONE)
+            break;
+        board_make(b, r.best);
+        res = board_game_result(b, &why);
+    }
+    CHECK(!(res == RESULT_BLACK_WINS && why == REASON_PERPETUAL_CHECK));
+    printf("perpetual (self-play): result %d reason %s\n", (int)res, board_reason_name(why));
+}
+
+/* ------------------------------------------------------------- mates */
+
+static void test_mates(Searcher *s)
+{
+    set_opts(s, 1, 1, true);
+    FILE *f = fopen(CHARIOT_DATA_DIR "/mate.epd", "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    int taken[4] = {0};
+    const int want[4] = {0, 4, 3, 2}; /* mate in 1, 2, 3 */
+    char line[1024];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        char *semi = strchr(line, ';');
+        if (!semi)
+            continue;
+        *semi = '\0';
+        int n = 0;
+        if (sscanf(semi + 1, " mate %d", &n) != 1 || n < 1 || n > 3 || taken[n] >= want[n])
+            continue;
+        char *bm = strstr(semi + 1, "bm ");
+        taken[n]++;
+        Board *b = load(line);
+        searcher_new_game(s);
+        int plies = 2 * n - 1;
+        SearchResult r = search_depth(s, b, plies + 2);
+        char mv[5];
+        iccs(r.best, mv);
+        if (r.score != SCORE_MATE - plies)
+            fprintf(stderr, "mate %d: %s got score %d move %s\n", n, line, r.score, mv);
+        CHECK_EQ_INT(r.score, SCORE_MATE - plies);
+        CHECK(bm && strstr(bm, mv) != NULL);
+
+        /* "go mate N": stops by itself once the mate is proven. */
+        SearchLimits l;
+        search_limits_init(&l);
+        l.mate = n;
+        searcher_new_game(s);
+        r = searcher_run(s, b, &l, NULL);
+        CHECK_EQ_INT(r.score, SCORE_MATE - plies);
+        CHECK(r.depth >= plies);
+
+        /* The mated side sees the same distance, one ply later; after a mate
+         * in one it has no move at all (no best move, mated score). */
+        board_make(b, board_parse_move(b, mv));
+        searcher_new_game(s);
+        r = search_depth(s, b, plies + 1);
+        if (n == 1) {
+            CHECK_EQ_INT(board_count_legal(b), 0);
+            CHECK_EQ_INT(r.best, MOVE_NONE);
+            CHECK_EQ_INT(r.score, -SCORE_MATE);
+        } else {
+            CHECK_EQ_INT(r.score, -(SCORE_MATE - (plies - 1)));
+        }
+    }
+    fclose(f);
+    CHECK_EQ_INT(taken[1] + taken[2] + taken[3], 9);
+}
+
+/* ------------------------------------------------------------- limits and API */
+
+typedef struct Collect {
+    int infos;
+    int bestmoves;
+    int lines[MAX_MULTIPV + 1];
+    Move first[MAX_MULTIPV + 1];
+    int score[MAX_MULTIPV + 1];
+    int last_depth;
+    SearchResult result;
+} Collect;
+
+static void col_info(void *ctx, const SearchInfo *info)
+{
+    Collect *c = ctx;
+    c->infos++;
+    if (info->bound != BOUND_EXACT || info->multipv < 1 || info->multipv > MAX_MULTIPV)
+        return;
+    c->lines[info->multipv]++;
+    c->first[info->multipv] = info->pv_len > 0 ? info->pv[0] : MOVE_NONE;
+    c->score[info->multipv] = info->score;
+    c->last_depth = info->depth;
+}
+
+static void col_best(void *ctx, const SearchResult *r)
+{
+    Collect *c = ctx;
+    c->bestmoves++;
+    c->result = *r;
+}
+
+static void test_limits(Searcher *s)
+{
+    set_opts(s, 1, 1, true);
+    Board *b = load("startpos");
+
+    /* Node limit: never more than asked (exact with one thread). */
+    SearchLimits l;
+    search_limits_init(&l);
+    l.nodes = 5000;
+    searcher_new_game(s);
+    SearchResult r = searcher_run(s, b, &l, NULL);
+    CHECK(r.nodes <= 5000);
+    CHECK(r.best != MOVE_NONE && board_is_legal(b, r.best));
+
+    /* Determinism: the same search twice gives the same nodes and move. */
+    searcher_new_game(s);
+    SearchResult r1 = search_depth(s, b, 6);
+    searcher_new_game(s);
+    SearchResult r2 = search_depth(s, b, 6);
+    CHECK_EQ_INT(r1.nodes, r2.nodes);
+    CHECK_EQ_INT(r1.best, r2.best);
+    CHECK_EQ_INT(r1.score, r2.score);
+    CHECK_EQ_INT(r1.depth, 6);
+
+    /* A very short clock still answers with a legal move. */
+    search_limits_init(&l);
+    l.use_clock = true;
+    l.time_ms = 200;
+    l.inc_ms = 10;
+    r = searcher_run(s, b, &l, NULL);
+    CHECK(r.best != MOVE_NONE && board_is_legal(b, r.best));
+
+    /* searchmoves restricts the root; banmoves excludes. */
+    Move h2e2 = board_parse_move(b, "h2e2");
+    search_limits_init(&l);
+    l.depth = 3;
+    l.searchmoves_count = 1;
+    l.searchmoves[0] = h2e2;
+    r = searcher_run(s, b, &l, NULL);
+    CHECK_EQ_INT(r.best, h2e2);
+    search_limits_init(&l);
+    l.depth = 4;
+    r1 = searcher_run(s, b, &l, NULL);
+    l.banmoves_count = 1;
+    l.banmoves[0] = r1.best;
+    r2 = searcher_run(s, b, &l, NULL);
+    CHECK(r2.best != r1.best && r2.best != MOVE_NONE);
+
+    /* The TT answers probe after a search. */
+    TTProbe p;
+    CHECK(searcher_probe(s, b, &p));
+    CHECK(p.depth >= 1);
+}
+
+static void test_multipv(Searcher *s)
+{
+    set_opts(s, 1, 3, true);
+    Board *b = load("startpos");
+    Collect c;
+    memset(&c, 0, sizeof c);
+    SearchCallbacks cb = {.ctx = &c, .on_info = col_info, .on_currmove = NULL, .on_bestmove = col_best};
+    searcher_new_game(s);
+    SearchLimits l;
+    search_limits_init(&l);
+    l.depth = 5;
+    SearchResult r = searcher_run(s, b, &l, &cb);
+    CHECK_EQ_INT(c.bestmoves, 1);
+    CHECK(c.lines[1] >= 5 && c.lines[2] >= 5 && c.lines[3] >= 5);
+    CHECK(c.first[1] != c.first[2] && c.first[2] != c.first[3] && c.first[1] != c.first[3]);
+    CHECK(c.score[1] >= c.score[2] && c.score[2] >= c.score[3]);
+    CHECK_EQ_INT(r.best, c.first[1]);
+    set_opts(s, 1, 1, true);
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+static void test_background(Searcher *s)
+{
+    Board *b = load("startpos");
+    Collect c;
+    memset(&c, 0, sizeof c);
+    SearchCallbacks cb = {.ctx = &c, .on_info = col_info, .on_currmove = NULL, .on_bestmove = col_best};
+
+    /* Infinite: runs until stop, then exactly one bestmove. */
+    SearchLimits l;
+    search_limits_init(&l);
+    l.infinite = true;
+    searcher_start(s, b, &l, &cb);
+    sleep_ms(30);
+    CHECK(searcher_is_running(s));
+    searcher_stop(s);
+    searcher_wait(s);
+    CHECK(!searcher_is_running(s));
+    CHECK_EQ_INT(c.bestmoves, 1);
+    CHECK(c.result.best != MOVE_NONE && board_is_legal(b, c.result.best));
+
+    /* Ponder with a movetime: the clock does not run until ponderhit, and the
+     * depth limit does not end it either. */
+    memset(&c, 0, sizeof c);
+    search_limits_init(&l);
+    l.ponder = true;
+    l.movetime_ms = 10;
+    l.depth = 2;
+    searcher_start(s, b, &l, &cb);
+    sleep_ms(50);
+    CHECK(searcher_is_running(s));
+    CHECK_EQ_INT(c.bestmoves, 0);
+    searcher_ponderhit(s);
+    searcher_wait(s);
+    CHECK_EQ_INT(c.bestmoves, 1);
+
+    /* Two threads share the TT and still answer once. */
+    set_opts(s, 2, 1, true);
+    memset(&c, 0, sizeof c);
+    search_limits_init(&l);
+    l.depth = 6;
+    searcher_start(s, b, &l, &cb);
+    searcher_wait(s);
+    CHECK_EQ_INT(c.bestmoves, 1);
+    CHECK(c.result.best != MOVE_NONE && c.result.depth == 6);
+    set_opts(s, 1, 1, true);
+}
+
+static void test_options(Searcher *s)
+{
+    SearchOptions o;
+    search_options_init(&o);
+    o.hash_mb = 0;
+    CHECK(!searcher_set_options(s, &o));
+    search_options_init(&o);
+    o.multipv = MAX_MULTIPV + 1;
+    CHECK(!searcher_set_options(s, &o));
+    search_options_init(&o);
+    o.hash_mb = 2;
+    CHECK(searcher_set_options(s, &o));
+    CHECK_EQ_INT(searcher_options(s)->hash_mb, 2);
+    search_options_init(&o);
+    CHECK(searcher_set_options(s, &o));
+}
+
+int main(void)
+{
+    board_init();
+    eval_init();
+    Searcher *s = searcher_new();
+    CHECK(s != NULL);
+    if (!s)
+        TEST_END();
+    test_options(s);
+    test_null_rules(s);
+    test_null_zugzwang(s);
+    test_perpetual_check(s);
+    test_mates(s);
+    test_limits(s);
+    test_multipv(s);
+    test_background(s);
+    searcher_free(s);
+    TEST_END();
+}
