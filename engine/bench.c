@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "board.h"
+#include "cli.h"
 #include "commands.h"
 #include "search.h"
 
@@ -34,40 +35,20 @@ enum { BENCH_COUNT = sizeof BENCH_FENS / sizeof BENCH_FENS[0] };
 /* Chosen so the whole bench takes a few seconds in Release on one core. */
 enum { BENCH_DEFAULT_DEPTH = 10, BENCH_MAX_DEPTH = 64, BENCH_HASH_MB = 16 };
 
-static int64_t now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static bool parse_int(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (*end || errno || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 int cmd_bench(int argc, char **argv)
 {
-    long depth = BENCH_DEFAULT_DEPTH, threads = 1;
+    long long depth = BENCH_DEFAULT_DEPTH, threads = 1;
     bool stats = false, have_depth = false;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--stats") == 0) {
             stats = true;
         } else if (strcmp(argv[i], "--threads") == 0) {
-            if (i + 1 >= argc || !parse_int(argv[i + 1], 1, 256, &threads)) {
+            if (i + 1 >= argc || !cli_parse_ll(argv[i + 1], 1, 256, &threads)) {
                 fprintf(stderr, "chariot bench: --threads needs a number 1..256\n");
                 return 2;
             }
             i++;
-        } else if (!have_depth && parse_int(argv[i], 1, BENCH_MAX_DEPTH, &depth)) {
+        } else if (!have_depth && cli_parse_ll(argv[i], 1, BENCH_MAX_DEPTH, &depth)) {
             have_depth = true;
         } else {
             fprintf(stderr, "chariot bench: bad argument '%.80s' (usage: chariot bench [DEPTH 1..%d] [--stats] [--threads T])\n",
@@ -106,9 +87,9 @@ int cmd_bench(int argc, char **argv)
         SearchLimits l;
         search_limits_init(&l);
         l.depth = (int)depth;
-        int64_t t0 = now_ms();
+        int64_t t0 = cli_now_ms();
         SearchResult r = searcher_run(s, &b, &l, NULL);
-        int64_t ms = now_ms() - t0;
+        int64_t ms = cli_now_ms() - t0;
         total_nodes += r.nodes;
         total_ms += ms;
         SearchStats st = searcher_stats(s);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "cli.h"
 #include "match.h"
 
 /* The runner's one global, as the signal handler can reach nothing else:
@@ -79,17 +80,6 @@ static void match_usage(FILE *f)
           f);
 }
 
-static bool match_parse_int(const char *s, long long lo, long long hi, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (end == s || *end || errno || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
-
 static bool match_parse_double(const char *s, double *out)
 {
     char *end;
@@ -150,13 +140,13 @@ static bool match_player_key(MatchPlayer *p, const char *tok, char *err, size_t 
         p->tc.movetime_ms = (int64_t)(d * 1000 + 0.5);
         p->tc.base_ms = -1;
     } else if (KEY("depth")) {
-        if (!match_parse_int(v, 1, 1000, &n)) {
+        if (!cli_parse_ll(v, 1, 1000, &n)) {
             snprintf(err, errlen, "bad depth '%s'", v);
             return false;
         }
         p->tc.depth = (int)n;
     } else if (KEY("nodes")) {
-        if (!match_parse_int(v, 1, (long long)1e15, &n)) {
+        if (!cli_parse_ll(v, 1, (long long)1e15, &n)) {
             snprintf(err, errlen, "bad nodes '%s'", v);
             return false;
         }
@@ -209,7 +199,7 @@ static bool match_tokens_known(const MatchTokens *t, const char *const *keys, co
 
 static bool match_int_arg(int argc, char **argv, int *i, long long lo, long long hi, long long *out)
 {
-    if (*i + 1 >= argc || !match_parse_int(argv[*i + 1], lo, hi, out)) {
+    if (*i + 1 >= argc || !cli_parse_ll(argv[*i + 1], lo, hi, out)) {
         fprintf(stderr, "chariot match: %s needs a number in %lld..%lld\n", argv[*i], lo, hi);
         return false;
     }
@@ -279,14 +269,14 @@ static bool match_parse_args(int argc, char **argv, MatchConfig *cfg)
                 }
             }
             if ((v = match_token_value(&t, "seed"))) {
-                if (!match_parse_int(v, 0, INT64_MAX, &n)) {
+                if (!cli_parse_ll(v, 0, INT64_MAX, &n)) {
                     fprintf(stderr, "chariot match: bad seed '%s'\n", v);
                     return false;
                 }
                 cfg->seed = (uint64_t)n;
             }
             if ((v = match_token_value(&t, "start"))) {
-                if (!match_parse_int(v, 1, 1000000000, &n)) {
+                if (!cli_parse_ll(v, 1, 1000000000, &n)) {
                     fprintf(stderr, "chariot match: bad start '%s'\n", v);
                     return false;
                 }
@@ -330,7 +320,7 @@ static bool match_parse_args(int argc, char **argv, MatchConfig *cfg)
                 return false;
             const char *mc = match_token_value(&t, "movecount"), *sc = match_token_value(&t, "score");
             long long count, score, number = 0;
-            if (!mc || !sc || !match_parse_int(mc, 1, 10000, &count) || !match_parse_int(sc, 0, 100000, &score)) {
+            if (!mc || !sc || !cli_parse_ll(mc, 1, 10000, &count) || !cli_parse_ll(sc, 0, 100000, &score)) {
                 fprintf(stderr, "chariot match: %s needs movecount=K score=X\n", a);
                 return false;
             }
@@ -341,7 +331,7 @@ static bool match_parse_args(int argc, char **argv, MatchConfig *cfg)
                 cfg->adj.resign_twosided = ts && (strcmp(ts, "true") == 0 || strcmp(ts, "on") == 0);
             } else {
                 const char *mn = match_token_value(&t, "movenumber");
-                if (mn && !match_parse_int(mn, 0, 100000, &number)) {
+                if (mn && !cli_parse_ll(mn, 0, 100000, &number)) {
                     fprintf(stderr, "chariot match: bad movenumber '%s'\n", mn);
                     return false;
                 }

@@ -6,30 +6,11 @@
 #include <time.h>
 
 #include "board.h"
+#include "cli.h"
 #include "commands.h"
 
 /* Deepest perft a user can ask for; deeper would run for days. */
 enum { PERFT_MAX_DEPTH = 12 };
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static bool parse_long(const char *s, long lo, long hi, long *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    long v = strtol(s, &end, 10);
-    if (*end || errno || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
 
 int cmd_perft(int argc, char **argv)
 {
@@ -51,8 +32,8 @@ int cmd_perft(int argc, char **argv)
         fprintf(stderr, "usage: chariot perft \"<FEN>\"|startpos DEPTH [--divide]\n");
         return 2;
     }
-    long depth;
-    if (!parse_long(depth_text, 0, PERFT_MAX_DEPTH, &depth)) {
+    long long depth;
+    if (!cli_parse_ll(depth_text, 0, PERFT_MAX_DEPTH, &depth)) {
         fprintf(stderr, "chariot perft: bad depth '%.40s' (expected 0..%d)\n", depth_text, PERFT_MAX_DEPTH);
         return 2;
     }
@@ -62,7 +43,7 @@ int cmd_perft(int argc, char **argv)
         fprintf(stderr, "chariot perft: bad FEN: %s\n", err);
         return 2;
     }
-    double t0 = now_seconds();
+    double t0 = cli_now_seconds();
     uint64_t total = 0;
     if (divide && depth > 0) {
         MoveList l;
@@ -79,7 +60,7 @@ int cmd_perft(int argc, char **argv)
     } else {
         total = board_perft(&b, (int)depth);
     }
-    double dt = now_seconds() - t0;
+    double dt = cli_now_seconds() - t0;
     printf("Nodes: %llu\n", (unsigned long long)total);
     printf("Time: %.3f s\n", dt);
     printf("NPS: %.0f\n", dt > 0 ? (double)total / dt : 0.0);
@@ -127,10 +108,10 @@ static bool parse_perft_line(const char *line, PerftLine *out, char *err, size_t
 int cmd_perft_suite(int argc, char **argv)
 {
     const char *path = NULL;
-    long max_nodes = 0;
+    long long max_nodes = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--max-nodes") == 0) {
-            if (i + 1 >= argc || !parse_long(argv[i + 1], 1, 1000000000000L, &max_nodes)) {
+            if (i + 1 >= argc || !cli_parse_ll(argv[i + 1], 1, 1000000000000LL, &max_nodes)) {
                 fprintf(stderr, "chariot perft-suite: --max-nodes needs a positive number\n");
                 return 2;
             }
@@ -154,7 +135,7 @@ int cmd_perft_suite(int argc, char **argv)
     static Board b;
     char line[1024], err[160];
     int lineno = 0, positions = 0, checked = 0, skipped = 0, failed = 0, malformed = 0;
-    double t_all = now_seconds();
+    double t_all = cli_now_seconds();
     while (fgets(line, sizeof line, f)) {
         lineno++;
         line[strcspn(line, "\r\n")] = 0;
@@ -177,7 +158,7 @@ int cmd_perft_suite(int argc, char **argv)
         positions++;
         bool ok = true;
         int deepest = 0;
-        double t0 = now_seconds();
+        double t0 = cli_now_seconds();
         for (int d = 1; d <= pl.depths; d++) {
             if (max_nodes && pl.expected[d] > (uint64_t)max_nodes) {
                 skipped++;
@@ -195,13 +176,13 @@ int cmd_perft_suite(int argc, char **argv)
         }
         if (ok)
             printf("ok   #%d (line %d) up to D%d = %llu in %.2fs  %s\n", positions, lineno, deepest,
-                   (unsigned long long)(deepest ? pl.expected[deepest] : 0), now_seconds() - t0, pl.fen);
+                   (unsigned long long)(deepest ? pl.expected[deepest] : 0), cli_now_seconds() - t0, pl.fen);
         fflush(stdout);
     }
     fclose(f);
     printf("perft-suite: %d positions, %d depths checked, %d skipped over --max-nodes, %d failed, %d malformed, "
            "%.2fs\n",
-           positions, checked, skipped, failed, malformed, now_seconds() - t_all);
+           positions, checked, skipped, failed, malformed, cli_now_seconds() - t_all);
     if (failed)
         return 1;
     return malformed || positions == 0 ? 2 : 0;

@@ -6,24 +6,12 @@
 #include <string.h>
 
 #include "board.h"
+#include "cli.h"
 #include "commands.h"
 #include "search.h"
 
 /* Used when no limit is given: deterministic and a few seconds at most. */
 enum { SEARCH_DEFAULT_DEPTH = 10 };
-
-static bool parse_num(const char *s, long long lo, long long hi, long long *out)
-{
-    if (!s || !*s)
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (*end || errno || v < lo || v > hi)
-        return false;
-    *out = v;
-    return true;
-}
 
 static void print_score(int score)
 {
@@ -97,35 +85,35 @@ int cmd_search(int argc, char **argv)
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         long long n;
         if (strcmp(a, "--depth") == 0) {
-            if (!parse_num(v, 1, MAX_PLY - 1, &n))
+            if (!cli_parse_ll(v, 1, MAX_PLY - 1, &n))
                 return usage_error("bad --depth", v);
             l.depth = (int)n;
             limited = true;
             i++;
         } else if (strcmp(a, "--movetime") == 0) {
-            if (!parse_num(v, 1, 86400000LL, &n))
+            if (!cli_parse_ll(v, 1, 86400000LL, &n))
                 return usage_error("bad --movetime", v);
             l.movetime_ms = n;
             limited = true;
             i++;
         } else if (strcmp(a, "--nodes") == 0) {
-            if (!parse_num(v, 1, 1000000000000LL, &n))
+            if (!cli_parse_ll(v, 1, 1000000000000LL, &n))
                 return usage_error("bad --nodes", v);
             l.nodes = (uint64_t)n;
             limited = true;
             i++;
         } else if (strcmp(a, "--multipv") == 0) {
-            if (!parse_num(v, 1, MAX_MULTIPV, &n))
+            if (!cli_parse_ll(v, 1, MAX_MULTIPV, &n))
                 return usage_error("bad --multipv", v);
             opt.multipv = (int)n;
             i++;
         } else if (strcmp(a, "--threads") == 0) {
-            if (!parse_num(v, 1, 256, &n))
+            if (!cli_parse_ll(v, 1, 256, &n))
                 return usage_error("bad --threads", v);
             opt.threads = (int)n;
             i++;
         } else if (strcmp(a, "--hash") == 0) {
-            if (!parse_num(v, 1, 65536, &n))
+            if (!cli_parse_ll(v, 1, 65536, &n))
                 return usage_error("bad --hash", v);
             opt.hash_mb = (int)n;
             i++;

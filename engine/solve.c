@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "commands.h"
 #include "eval.h"
 #include "solve.h"
@@ -71,20 +72,6 @@ static bool solve_move_listed(const Move *list, int n, Move m)
 static bool solve_mate_ok(const SolvePuzzle *p, int score)
 {
     return p->mate > 0 && score >= SCORE_MATE_MIN && score_mate_moves(score) <= p->mate;
-}
-
-/* Parses a whole decimal number in [min, max]. */
-static bool solve_parse_long(const char *text, long long min, long long max, long long *out)
-{
-    if (!text || !*text)
-        return false;
-    char *end;
-    errno = 0;
-    long long v = strtoll(text, &end, 10);
-    if (errno || *end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
 }
 
 /* ------------------------------------------------------------- options */
@@ -152,7 +139,7 @@ static int solve_parse_args(int argc, char **argv, SolveArgs *a)
             return 2;
         }
         long long v;
-        if (!solve_parse_long(value, numeric[k].min, numeric[k].max, &v)) {
+        if (!cli_parse_ll(value, numeric[k].min, numeric[k].max, &v)) {
             fprintf(stderr, "chariot solve: %s needs a whole number from %lld to %lld, got '%s'\n", name,
                     numeric[k].min, numeric[k].max, value ? value : "");
             return 2;

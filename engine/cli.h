@@ -1,0 +1,14 @@
+/* cli.h — small helpers shared by the subcommands: numbers from argv, clocks. */
+#ifndef CHARIOT_CLI_H
+#define CHARIOT_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Parses a whole decimal number in [lo, hi]; false on anything else. */
+bool cli_parse_ll(const char *s, long long lo, long long hi, long long *out);
+/* Monotonic clock in milliseconds and in seconds. */
+int64_t cli_now_ms(void);
+double cli_now_seconds(void);
+
+#endif
