@@ -37,9 +37,6 @@ enum { EXTENSION_PLY_FACTOR = 2 };
 
 /* ------------------------------------------------------------ pruning (untuned) */
 
-/* Razoring: at depth <= RAZOR_DEPTH a non-PV node whose static eval is more
- * than RAZOR_MARGIN * depth below alpha is resolved by quiescence. */
-enum { RAZOR_DEPTH = 2, RAZOR_MARGIN = 300 };
 /* Reverse futility (static null move): at depth <= RFP_DEPTH a non-PV node
  * whose static eval is at least RFP_MARGIN * depth above beta returns. */
 enum { RFP_DEPTH = 3, RFP_MARGIN = 150 };
@@ -97,5 +94,23 @@ enum { CURRMOVE_DELAY_MS = 1000, CURRMOVE_INTERVAL_MS = 250 };
 enum { TT_BUCKET_SIZE = 4 };
 /* In replacement, each search generation of age costs this much depth. */
 enum { TT_AGE_WEIGHT = 4 };
+
+/* ------------------------------------------------------------ mate prover */
+
+/* The checks-only mate prover (mate.c) runs first when SearchLimits.mate > 0.
+ * Its own table holds 2^MATE_TABLE_BITS entries of 16 bytes (16 MB). */
+enum { MATE_TABLE_BITS = 20 };
+/* Share of a timed search's hard limit the prover may use before the normal
+ * search takes over (quiet-move mates need the normal search). */
+enum { MATE_PROVER_TIME_PERCENT = 60 };
+/* Node budget of the prover when the search has no clock (depth or node
+ * limits only, or infinite), so "go mate N depth D" still ends. */
+enum { MATE_PROVER_MAX_NODES = 20000000 };
+/* Most quiet (non-checking) attacker moves a prover line may hold; each one
+ * must threaten a checks-only mate. */
+enum { MATE_MAX_QUIET = 2 };
+/* The prover looks at the clock and the stop flag every this many nodes
+ * (a power of two). */
+enum { MATE_CHECK_NODES = 4096 };
 
 #endif

@@ -141,8 +141,9 @@ void searcher_free(Searcher *s);
 /* Applies options (resizes the TT, restarts threads) while idle.
  * Returns false, changing nothing, when a value is out of range, the TT
  * cannot be allocated, or a search is running.
- * pruning: 0 none (no LMR, futility, razoring), 1 LMR only, 2 + futility and
- * reverse futility, 3 + razoring (default). Null move is null_move alone. */
+ * pruning: 0 none (no LMR or futility), 1 LMR only, 2 + futility and reverse
+ * futility, 3 (default) the same as 2 for now (razoring was measured and
+ * removed). Null move is null_move alone. */
 bool searcher_set_options(Searcher *s, const SearchOptions *o);
 const SearchOptions *searcher_options(const Searcher *s);
 /* Clears the TT and all learned tables (UCCI newgame, ucinewgame). */

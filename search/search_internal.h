@@ -64,6 +64,10 @@ static inline void tt_prefetch(const TT *tt, uint64_t key)
 #else
     (void)tt;
     (void)key;
+/* Runs only the mate prover on b (limits "mate max_moves", no clock) with a
+ * node budget; returns the mate length proven, 0 if none. */
+int search_test_mate_prove(struct Searcher *s, const Board *b, int max_moves, uint64_t max_nodes, MateProof *out);
+
 #endif
 }
 /* Score conversions between "from this node" and "from the root" for mates. */
@@ -187,6 +191,23 @@ SearchResult search_execute(struct Searcher *s);
 /* Prepares the Searcher for a search of b (copies, limits, clock). */
 void search_prepare(struct Searcher *s, const Board *b, const SearchLimits *l, const SearchCallbacks *cb);
 
+/* ----------------------------------------------------------- mate prover */
+
+/* What the checks-only mate prover found (mate.c). */
+typedef struct MateProof {
+    bool proven;
+    int moves;               /* mate in this many moves (the shortest with checks only) */
+    int pv_len;
+    Move pv[MAX_PLY];        /* a main line of the proof */
+    uint64_t nodes;
+} MateProof;
+
+/* Proves a checks-only mate in at most max_moves moves from the root of
+ * thread t (its root move list), on t's board, which it restores. Stops at
+ * the stop flag, the prover's share of the clock, or max_nodes (0: the
+ * default budget of an untimed search). Returns out->proven. */
+bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, MateProof *out);
+
 /* ------------------------------------------------------------ test hooks */
 
 /* What the null-move step did at one node. */
@@ -206,5 +227,9 @@ typedef struct NullStepReport {
  * the Searcher's TT and options; the board's own ply is taken as the root. */
 NullStepReport search_test_null_step(struct Searcher *s, const Board *b, int alpha, int beta, int depth,
                                      int ply, bool verifying);
+
+/* Runs only the mate prover on b (limits "mate max_moves", no clock) with a
+ * node budget; returns the mate length proven, 0 if none. */
+int search_test_mate_prove(struct Searcher *s, const Board *b, int max_moves, uint64_t max_nodes, MateProof *out);
 
 #endif

@@ -319,6 +319,95 @@ static void test_mates(Searcher *s)
     CHECK_EQ_INT(taken[1] + taken[2] + taken[3], 9);
 }
 
+/* ------------------------------------------------------------- mate prover */
+
+/* Node budget of the prover in these tests: far above what the short
+ * puzzles need, small enough to keep the test fast under sanitizers. */
+enum { PROVER_TEST_NODES = 200000 };
+
+/* Replays a prover line on a copy of b: every move legal, and it ends with
+ * the defender (the side not to move at b) without a legal move. */
+static bool prover_line_mates(const Board *b, const MateProof *p)
+{
+    static Board scratch;
+    scratch = *b;
+    for (int i = 0; i < p->pv_len; i++) {
+        if (!board_is_legal(&scratch, p->pv[i]))
+            return false;
+        board_make(&scratch, p->pv[i]);
+    }
+    return p->pv_len == 2 * p->moves - 1 && scratch.side != b->side && board_count_legal(&scratch) == 0;
+}
+
+static void test_mate_prover(Searcher *s)
+{
+    set_opts(s, 1, 1, true);
+    /* Short puzzles of tests/data/mate.epd: a stalemate (quiet) mate in 1, a
+     * quiet first move, and continuous-check mates. */
+    static const char *const ids[] = {"\"ttxq-cg139-ply22\"", "\"sqyq-175-ply22\"", "\"sqyq-040-ply22\"",
+                                      "\"sqyq-115\""};
+    FILE *f = fopen(CHARIOT_DATA_DIR "/mate.epd", "r");
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    char line[1024];
+    int found = 0;
+    while (fgets(line, sizeof line, f)) {
+        bool wanted = false;
+        for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+            if (strstr(line, ids[i]))
+                wanted = true;
+        char *semi = strchr(line, ';');
+        int n = 0;
+        if (!wanted || !semi || sscanf(semi + 1, " mate %d", &n) != 1)
+            continue;
+        *semi = '\0';
+        found++;
+        Board *b = load(line);
+        MateProof p;
+        int got = search_test_mate_prove(s, b, n, PROVER_TEST_NODES, &p);
+        if (got != n)
+            fprintf(stderr, "prover: %s mate %d, got %d (%llu nodes)\n", line, n, got, (unsigned long long)p.nodes);
+        CHECK_EQ_INT(got, n);
+        CHECK(prover_line_mates(b, &p));
+        /* One move less is not enough: the puzzles' lengths are exact. */
+        if (n > 1)
+            CHECK_EQ_INT(search_test_mate_prove(s, b, n - 1, PROVER_TEST_NODES, &p), 0);
+
+        /* Deterministic: the same proof, line and node count again. */
+        MateProof p1, p2;
+        search_test_mate_prove(s, b, n, PROVER_TEST_NODES, &p1);
+        search_test_mate_prove(s, b, n, PROVER_TEST_NODES, &p2);
+        CHECK_EQ_INT((int)p1.nodes, (int)p2.nodes);
+        CHECK_EQ_INT(p1.pv_len, p2.pv_len);
+        CHECK(memcmp(p1.pv, p2.pv, (size_t)p1.pv_len * sizeof(Move)) == 0);
+
+        /* Through the search: "go mate n" reports the proven mate. */
+        SearchLimits l;
+        search_limits_init(&l);
+        l.mate = n;
+        searcher_new_game(s);
+        SearchResult r = searcher_run(s, b, &l, NULL);
+        CHECK_EQ_INT(r.score, SCORE_MATE - (2 * n - 1));
+        CHECK(r.best != MOVE_NONE && board_is_legal(b, r.best));
+    }
+    fclose(f);
+    CHECK_EQ_INT(found, 4);
+
+    /* Red can check forever (a8a9, a9a8) but is material down: the general
+     * escapes by repetition, which never counts as a mate. */
+    Board *b = load(PERPETUAL_FEN_BLACK);
+    play(b, "e8e9");
+    MateProof p;
+    CHECK_EQ_INT(search_test_mate_prove(s, b, 10, PROVER_TEST_NODES, &p), 0);
+    CHECK(!p.proven);
+
+    /* A lone rook against a full defence: no mate by checks (or two quiet
+     * moves) in 5, the defender always has a non-losing reply. */
+    b = load("2bak4/4a4/b8/9/9/2R6/9/9/9/4K4 w - - 0 1");
+    CHECK_EQ_INT(search_test_mate_prove(s, b, 5, PROVER_TEST_NODES, &p), 0);
+}
+
 /* ------------------------------------------------------------- limits and API */
 
 typedef struct Collect {
@@ -507,6 +596,7 @@ int main(void)
     test_null_zugzwang(s);
     test_perpetual_check(s);
     test_mates(s);
+    test_mate_prover(s);
     test_limits(s);
     test_multipv(s);
     test_background(s);
