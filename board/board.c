@@ -495,7 +495,7 @@ void board_make(Board *b, Move m)
     h->psq = b->psq;
     h->move = m;
     h->chased = CHASE_UNKNOWN;
-    h->check = board_king_attacked(b, them);
+    h->check = board_move_gave_check(b, from, to);
     check_invariants(b);
 }
 

@@ -98,6 +98,32 @@ bool board_king_attacked(const Board *b, int color)
     return attacked_virtual(b, b->plist[color][0], color ^ 1, -1, -1, PIECE_NONE, false);
 }
 
+bool board_move_gave_check(const Board *b, int from, int to)
+{
+    int them = b->side, us = them ^ 1;
+    int ks = b->plist[them][0], kr = sq_rank(ks), kf = sq_file(ks);
+    int fr = sq_rank(from), ff = sq_file(from), tr = sq_rank(to), tf = sq_file(to);
+    /* Line attacks (rook, cannon, facing general) and discovered ones need a
+     * square of the move on the general's rank or file; a discovered horse
+     * check needs the move to leave a leg, which is diagonally next to it. */
+    if (fr == kr || ff == kf || tr == kr || tf == kf || ((fr - kr) * (fr - kr) == 1 && (ff - kf) * (ff - kf) == 1))
+        return board_king_attacked(b, them);
+    /* Otherwise only the moved piece itself can check, as a horse or pawn. */
+    Piece p = b->sq[to];
+    if (p == piece_make(us, HORSE)) {
+        const StepList *hl = &board_horse_attackers[ks];
+        for (int i = 0; i < hl->count; i++)
+            if (hl->steps[i].to == to && b->sq[hl->steps[i].block] == PIECE_NONE)
+                return true;
+    } else if (p == piece_make(us, PAWN)) {
+        const StepList *pl = &board_pawn_attackers[us][ks];
+        for (int i = 0; i < pl->count; i++)
+            if (pl->steps[i].to == to)
+                return true;
+    }
+    return false;
+}
+
 /* Does the move leave the mover's own general safe? */
 static inline bool king_safe_after(const Board *b, int from, int to)
 {

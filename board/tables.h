@@ -44,6 +44,9 @@ extern uint64_t board_zobrist_side;
 
 /* Is the general of `color` attacked (or facing the other general)? */
 bool board_king_attacked(const Board *b, int color);
+/* After a move from -> to (already on the board), is the side to move in
+ * check? Same answer as board_king_attacked(b, b->side), found faster. */
+bool board_move_gave_check(const Board *b, int from, int to);
 
 /* 1 when the square is inside the palace of that colour. */
 extern uint8_t board_in_palace[2][SQ_NB];
