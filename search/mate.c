@@ -1,62 +1,80 @@
-/* mate.c — the checks-only mate prover behind "go mate N": proves forced mates
- * in which every attacker move gives check (continuous-check mates), by
- * iterative deepening on the mate length with its own proof table.
+/* mate.c — the mate prover behind "go mate N": depth-first proof-number
+ * search (df-pn) over a narrow attacking tree, with its own proof table.
  *
- * The attacker (the side to move at the root) tries only checking moves; the
- * defender tries every legal reply. A defender without a legal move is mated
- * (stalemate loses too). Any repetition inside the proof, or the natural
- * limit, counts as an escape for the defender, so a proof is never a line the
- * defender could leave by repeating. The result is exact for "mate in m with
- * checks only", hence an upper bound of the true mate distance. */
+ * Move rules. The attacker (the side to move at the root) tries checking
+ * moves, any evasion when in check, and a limited number of quiet moves per
+ * line (none, then MATE_FEW_QUIET, then MATE_MAX_QUIET in three passes); a
+ * quiet move starts with a higher proof number so that df-pn turns to it
+ * only when the checks look hard. The defender tries every legal reply. A side without a
+ * legal move is mated (stalemate loses too). A repetition of a position of
+ * the current path, or the natural limit, counts as an escape for the
+ * defender, so a proof is never a line the defender could leave by repeating.
+ * Lines are bounded to 2N-1 plies; a proof is then tightened (re-proved with
+ * a shorter bound) while the budget lasts, so the length reported is the
+ * shortest the prover could certify. Only proofs are ever reported, and a
+ * proof holds against every defence: disproofs may be incomplete (a
+ * path-dependent escape stored in the table), which only costs proofs. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "search_internal.h"
 
-/* One table entry. The key includes the side to move, so attacker and
- * defender positions never share an entry. */
-typedef struct MateEntry {
+/* Proof and disproof numbers: PN_INF is "proven/disproven", sums saturate
+ * just below it. */
+#define PN_INF 100000000u
+
+/* One table entry: the df-pn numbers of a position for a given number of
+ * plies left and quiet-move budget (both are folded into the key). */
+typedef struct PnEntry {
     uint64_t key;
-    Move move;         /* attacker: the check that proves; defender: an escape */
-    uint8_t proven;    /* mate within this many attacker moves; 0: none known */
-    uint8_t disproven; /* no checks-only mate within this many; MATE_INFINITE: none at all */
-    uint8_t pad[4];
-} MateEntry;
+    uint32_t pn, dn;
+    uint32_t work;  /* nodes spent below: the replacement priority */
+    Move move;      /* attacker: the proving (or best) move; defender: an escape */
+    uint8_t len;    /* when proven: mate in this many plies (0: mated here) */
+    uint8_t pad;
+} PnEntry;
 
-/* Entries per bucket: one depth-preferred slot and one always-replaced slot. */
-enum { MATE_BUCKET = 2 };
-/* "Disproven for every length": the whole checks-only tree below was seen. */
-enum { MATE_INFINITE = 255 };
+enum { PN_BUCKET = 4 };
 
-typedef enum MateResult {
-    MR_PROVEN,     /* forced mate within the given length */
-    MR_DISPROVEN,  /* none, whatever path led here */
-    MR_ESCAPE_PATH,/* none, but only because of a repetition with the current path */
-    MR_ABORT       /* stopped (time, nodes, stop flag) */
-} MateResult;
+/* A child of the node being expanded, with its table key and the numbers
+ * it starts with when the table knows nothing of it. */
+typedef struct PnChild {
+    Move move;
+    uint8_t q;      /* quiet-move budget left below */
+    uint8_t fixed;  /* proven at once (a mate): pn0 = 0, len 0 */
+    uint64_t key;
+    uint32_t pn0, dn0;
+} PnChild;
 
-typedef struct MateProver {
+typedef struct PnProver {
     Searcher *s;
     Board *b;
     int root_ply;
-    MateEntry *table;
-    uint64_t mask;       /* entry count - 1; buckets start at even indices */
+    int attacker;
+    bool r60_in_key;      /* the natural limit can fall inside the tree */
+    PnEntry *table;
+    uint64_t mask;        /* entry count - 1 */
+    PnChild *kids;        /* MAX_MOVES children per recursion level */
+    int levels;
+    const Move *only;     /* root move list */
+    int only_count;
     uint64_t nodes;
-    uint64_t max_nodes;  /* 0: none */
-    bool timed;          /* the search clock applies */
-    int64_t budget_ms;   /* prover share of the hard limit */
-    bool stopped;
-    bool horizon;        /* a line of the current subtree reached the length limit */
-} MateProver;
+    uint64_t max_nodes;   /* 0: none */
+    uint64_t run_limit;   /* node cap of the current run, 0: none */
+    bool timed;
+    int64_t budget_ms;
+    bool stopped;         /* the whole prover must stop */
+    bool run_stopped;     /* this run hit its own cap */
+} PnProver;
 
 /* ------------------------------------------------------------- helpers */
 
 /* Counts a node; checks the stop flag every node and the clock and the node
  * budget every MATE_CHECK_NODES nodes. */
-static bool mate_tick(MateProver *p)
+static bool pn_tick(PnProver *p)
 {
     p->nodes++;
-    if (p->stopped)
+    if (p->stopped || p->run_stopped)
         return true;
     if (atomic_load_explicit(&p->s->stop, memory_order_relaxed)) {
         p->stopped = true;
@@ -65,18 +83,78 @@ static bool mate_tick(MateProver *p)
     if ((p->nodes & (MATE_CHECK_NODES - 1)) == 0) {
         if (p->max_nodes && p->nodes >= p->max_nodes)
             p->stopped = true;
+        if (p->run_limit && p->nodes >= p->run_limit)
+            p->run_stopped = true;
         if (p->timed && !atomic_load_explicit(&p->s->pondering, memory_order_relaxed)) {
             int64_t elapsed = tm_now_ms() - atomic_load_explicit(&p->s->clock_start_ms, memory_order_relaxed);
             if (elapsed >= p->budget_ms)
                 p->stopped = true;
         }
     }
-    return p->stopped;
+    return p->stopped || p->run_stopped;
+}
+
+/* Table key of the current position with d plies left and quiet budget q:
+ * results for different bounds are different facts. */
+static uint64_t pn_key(const PnProver *p, int d, int q)
+{
+    const Board *b = p->b;
+    uint64_t k = b->key ^ ((uint64_t)(d + 1) * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(q + 1) * 0xC2B2AE3D27D4EB4Full);
+    if (p->r60_in_key)
+        k ^= (uint64_t)(board_rule60(b) + 1) * 0x165667B19E3779F9ull;
+    return k;
+}
+
+static const PnEntry *pn_probe(const PnProver *p, uint64_t key)
+{
+    const PnEntry *bucket = &p->table[key & p->mask & ~(uint64_t)(PN_BUCKET - 1)];
+    for (int i = 0; i < PN_BUCKET; i++)
+        if (bucket[i].key == key)
+            return &bucket[i];
+    return NULL;
+}
+
+/* Stores a node; a new key replaces the entry with the least work, solved
+ * entries counting as much more work (they are the proof). */
+static void pn_store(PnProver *p, uint64_t key, uint32_t pn, uint32_t dn, Move move, int len, uint64_t work)
+{
+    PnEntry *bucket = &p->table[key & p->mask & ~(uint64_t)(PN_BUCKET - 1)];
+    PnEntry *e = NULL;
+    for (int i = 0; i < PN_BUCKET; i++)
+        if (bucket[i].key == key)
+            e = &bucket[i];
+    if (!e) {
+        int pick = 0;
+        uint64_t worst = UINT64_MAX;
+        for (int i = 0; i < PN_BUCKET; i++) {
+            uint64_t w = bucket[i].key == 0 ? 0
+                         : bucket[i].work + ((bucket[i].pn == 0 || bucket[i].dn == 0) ? MATE_SOLVED_WORK : 0);
+            if (w < worst) {
+                worst = w;
+                pick = i;
+            }
+        }
+        e = &bucket[pick];
+        e->work = 0;
+    }
+    e->key = key;
+    e->pn = pn;
+    e->dn = dn;
+    e->move = move;
+    e->len = (uint8_t)(len < 0 ? 255 : len);
+    uint64_t w = (uint64_t)e->work + work;
+    e->work = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+}
+
+static uint32_t pn_add(uint32_t a, uint32_t b)
+{
+    uint64_t s = (uint64_t)a + b;
+    return s >= PN_INF ? PN_INF - 1 : (uint32_t)s;
 }
 
 /* A repetition (any verdict) or the natural limit ends the attack: the
  * defender is not mated there, whoever the rules blame. */
-static bool mate_escaped_by_rule(MateProver *p)
+static bool pn_escaped_by_rule(PnProver *p)
 {
     Board *b = p->b;
     int r60 = board_rule60(b);
@@ -85,361 +163,302 @@ static bool mate_escaped_by_rule(MateProver *p)
     return r60 >= BOARD_RULE60_PLIES;
 }
 
-static MateEntry *mate_probe(MateProver *p, uint64_t key)
+/* Current numbers of a child (from the table, else its starting values). */
+static void pn_child(const PnProver *p, const PnChild *c, uint32_t *pn, uint32_t *dn, int *len)
 {
-    MateEntry *bucket = &p->table[key & p->mask & ~(uint64_t)1];
-    for (int i = 0; i < MATE_BUCKET; i++)
-        if (bucket[i].key == key)
-            return &bucket[i];
-    return NULL;
-}
-
-/* Merges a result into the entry of key: proofs keep the shortest length
- * (with its move), disproofs the longest. */
-static void mate_store(MateProver *p, uint64_t key, Move move, int proven, int disproven)
-{
-    MateEntry *bucket = &p->table[key & p->mask & ~(uint64_t)1];
-    MateEntry *e = NULL;
-    for (int i = 0; i < MATE_BUCKET; i++)
-        if (bucket[i].key == key)
-            e = &bucket[i];
-    if (!e) {
-        /* Depth-preferred slot 0 keeps the result of the bigger subtree. */
-        int worth = proven > disproven ? proven : disproven;
-        int old = bucket[0].proven > bucket[0].disproven ? bucket[0].proven : bucket[0].disproven;
-        e = worth >= old ? &bucket[0] : &bucket[1];
-        if (e == &bucket[0])
-            bucket[1] = bucket[0];
-        memset(e, 0, sizeof *e);
-        e->key = key;
+    if (c->fixed) {
+        *pn = 0;
+        *dn = PN_INF;
+        *len = 0;
+        return;
     }
-    if (proven > 0 && (e->proven == 0 || proven < e->proven)) {
-        e->proven = (uint8_t)proven;
-        e->move = move;
-    }
-    if (disproven > e->disproven) {
-        e->disproven = (uint8_t)disproven;
-        if (move != MOVE_NONE && proven == 0 && e->proven == 0)
-            e->move = move;
-    }
-}
-
-/* Sorts moves[0..n) by key, smallest first (stable insertion sort, so the
- * result never depends on anything but the generation order). */
-static void mate_sort(Move *moves, int *keys, int n)
-{
-    for (int i = 1; i < n; i++) {
-        Move m = moves[i];
-        int k = keys[i], j = i - 1;
-        while (j >= 0 && keys[j] > k) {
-            moves[j + 1] = moves[j];
-            keys[j + 1] = keys[j];
-            j--;
-        }
-        moves[j + 1] = m;
-        keys[j + 1] = k;
-    }
-}
-
-/* Finishes a disproof: stores it (unless it depends on the path) with the
- * length, or as "never" when no line below reached the length limit. */
-static MateResult mate_fail(MateProver *p, uint64_t key, Move escape, int n, bool path, bool saved_horizon)
-{
-    bool horizon = p->horizon;
-    p->horizon = saved_horizon || horizon;
-    if (path)
-        return MR_ESCAPE_PATH;
-    mate_store(p, key, escape, 0, horizon ? n : MATE_INFINITE);
-    return MR_DISPROVEN;
-}
-
-static MateResult mate_defend(MateProver *p, int n, int q);
-
-/* Table key of a position searched with a quiet-move budget of q: results
- * for different budgets are different facts, so they get different keys. */
-static uint64_t mate_key(const Board *b, int q) { return b->key ^ ((uint64_t)q * 0x9E3779B97F4A7C15ull); }
-
-/* ------------------------------------------------------------- attacker */
-
-/* The attacker to move with n moves left, of which at most q may be quiet
- * (non-checking): is there a move after which every defence is mated within
- * n moves in all? A quiet move is tried only when it threatens a checks-only
- * mate (were the defender allowed to pass), which keeps the tree narrow.
- * `only` restricts the candidates (the root's move list), NULL for all. */
-static MateResult mate_attack(MateProver *p, int n, int q, const Move *only, int only_count, Move *best)
-{
-    Board *b = p->b;
-    const uint64_t key = mate_key(b, q);
-
-    /* Step 1. Count the node, stop if asked; rules; length left. */
-    if (mate_tick(p))
-        return MR_ABORT;
-    if (only == NULL && mate_escaped_by_rule(p))
-        return MR_ESCAPE_PATH;
-    if (n <= 0) {
-        p->horizon = true;
-        return MR_DISPROVEN;
-    }
-
-    /* Step 2. Table: a known proof or disproof for this length. */
-    MateEntry *e = only == NULL ? mate_probe(p, key) : NULL;
-    Move hash_move = MOVE_NONE;
+    const PnEntry *e = pn_probe(p, c->key);
     if (e) {
-        if (e->proven && e->proven <= n) {
-            if (best)
-                *best = e->move;
-            return MR_PROVEN;
-        }
-        if (e->disproven >= n) {
-            if (e->disproven != MATE_INFINITE)
-                p->horizon = true;
-            return MR_DISPROVEN;
-        }
-        hash_move = e->move;
-    }
-    const bool saved_horizon = p->horizon;
-    p->horizon = false;
-
-    /* Step 3. The checks, each with the defender's reply count: a check
-     * without reply mates at once; otherwise fewer replies go first (the
-     * fewer the defences, the faster a proof or refutation), captures
-     * and the move that last proved or was tried first break ties. */
-    MoveList all;
-    if (only) {
-        all.count = only_count;
-        memcpy(all.moves, only, (size_t)only_count * sizeof(Move));
+        *pn = e->pn;
+        *dn = e->dn;
+        *len = e->len == 255 ? -1 : e->len;
     } else {
-        board_generate(b, GEN_ALL, &all);
+        *pn = c->pn0;
+        *dn = c->dn0;
+        *len = -1;
     }
-    Move checks[MAX_MOVES], quiets[MAX_MOVES];
-    int keys[MAX_MOVES];
-    int nc = 0, nq = 0;
-    for (int i = 0; i < all.count; i++) {
-        Move m = all.moves[i];
-        if (!board_gives_check(b, m)) {
-            /* A quiet move can only matter with budget and a move to follow. */
-            if (q > 0) {
-                quiets[nq++] = m;
-                /* The move that proved before goes first. */
-                if (m == hash_move) {
-                    quiets[nq - 1] = quiets[0];
-                    quiets[0] = m;
-                }
-            }
-            continue;
-        }
-        bool capture = board_is_capture(b, m);
-        board_make(b, m);
-        int replies = board_count_legal(b);
-        board_unmake(b);
-        if (replies == 0) {
-            if (!only)
-                mate_store(p, key, m, 1, 0);
-            if (best)
-                *best = m;
-            p->horizon = saved_horizon;
-            return MR_PROVEN;
-        }
-        checks[nc] = m;
-        keys[nc] = replies * 4 - (capture ? 2 : 0) - (m == hash_move ? 1000 : 0);
-        nc++;
-    }
-    if (n == 1) {
-        /* Only an immediate mate could do (a quiet one is looked for in
-         * Step 5); longer lines were cut here. */
-        if (nc > 0 || q > 0)
-            p->horizon = true;
-        nc = 0;
-    }
-    mate_sort(checks, keys, nc);
-
-    /* Step 4. Try them: one proven check proves the node. */
-    bool path = false;
-    for (int i = 0; i < nc; i++) {
-        board_make(b, checks[i]);
-        MateResult r = mate_defend(p, n, q);
-        board_unmake(b);
-        if (r == MR_ABORT)
-            return MR_ABORT;
-        if (r == MR_PROVEN) {
-            if (!only)
-                mate_store(p, key, checks[i], n, 0);
-            if (best)
-                *best = checks[i];
-            p->horizon = saved_horizon;
-            return MR_PROVEN;
-        }
-        if (r == MR_ESCAPE_PATH)
-            path = true;
-    }
-
-    /* Step 5. Quiet moves (budget q > 0), each first tested for a threat:
-     * after it and a pass the attacker must mate with checks in n - 1. */
-    for (int i = 0; i < nq; i++) {
-        Move m = quiets[i];
-        board_make(b, m);
-        if (board_count_legal(b) == 0) {
-            /* Stalemate loses in xiangqi: a quiet mate. */
-            board_unmake(b);
-            if (!only)
-                mate_store(p, key, m, 1, 0);
-            if (best)
-                *best = m;
-            p->horizon = saved_horizon;
-            return MR_PROVEN;
-        }
-        if (n < 2) {
-            /* No move left to carry out a threat. */
-            board_unmake(b);
-            continue;
-        }
-        board_make_null(b);
-        MateResult r = mate_attack(p, n - 1, 0, NULL, 0, NULL);
-        board_unmake_null(b);
-        if (r == MR_PROVEN)
-            r = mate_defend(p, n, q - 1);
-        board_unmake(b);
-        if (r == MR_ABORT)
-            return MR_ABORT;
-        if (r == MR_PROVEN) {
-            if (!only)
-                mate_store(p, key, m, n, 0);
-            if (best)
-                *best = m;
-            p->horizon = saved_horizon;
-            return MR_PROVEN;
-        }
-        if (r == MR_ESCAPE_PATH)
-            path = true;
-    }
-    return mate_fail(p, key, MOVE_NONE, n, path || only != NULL, saved_horizon);
 }
 
-/* ------------------------------------------------------------- defender */
+/* ------------------------------------------------------------- expansion */
 
-/* The defender to move after a check; the attacker has n moves in all,
- * the check just played included. Mated unless some reply escapes. */
-static MateResult mate_defend(MateProver *p, int n, int q)
+/* Children of the current node (d plies left, quiet budget q) into kids.
+ * Returns the count, or -1 when the attacker mates at once (*mate set). An
+ * attacker's child that can only be a loss for him (bound reached,
+ * repetition, natural limit) is left out; a defender's reply that escapes by
+ * rule makes the count -2 (*mate set to it). */
+static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *mate)
 {
     Board *b = p->b;
-    const uint64_t key = mate_key(b, q);
-
-    /* Step 1. Count the node, stop if asked; repetition (perpetual check
-     * is no mate). */
-    if (mate_tick(p))
-        return MR_ABORT;
-    int r60 = board_rule60(b);
-    if (r60 >= 4 && board_repetition(b, p->root_ply, 2) != REP_NONE)
-        return MR_ESCAPE_PATH;
-
-    /* Step 2. No legal reply: mated (or stalemated, a loss as well). */
-    MoveList replies;
-    board_generate(b, GEN_ALL, &replies);
-    if (replies.count == 0)
-        return MR_PROVEN;
-    if (r60 >= BOARD_RULE60_PLIES)
-        return MR_ESCAPE_PATH;
-    if (n <= 1) {
-        p->horizon = true;
-        return MR_DISPROVEN;
+    const bool attacker = b->side == p->attacker;
+    MoveList list;
+    if (root) {
+        list.count = p->only_count;
+        memcpy(list.moves, p->only, (size_t)p->only_count * sizeof(Move));
+    } else {
+        board_generate(b, GEN_ALL, &list);
     }
-
-    /* Step 3. Table. */
-    MateEntry *e = mate_probe(p, key);
-    Move escape = MOVE_NONE;
-    if (e) {
-        if (e->proven && e->proven <= n)
-            return MR_PROVEN;
-        if (e->disproven >= n) {
-            if (e->disproven != MATE_INFINITE)
-                p->horizon = true;
-            return MR_DISPROVEN;
+    /* An attacker in check may answer with any evasion at no quiet cost:
+     * the evasion is forced, and the defender spent a move to force it. */
+    const bool evading = attacker && board_in_check(b);
+    int n = 0;
+    for (int i = 0; i < list.count; i++) {
+        Move m = list.moves[i];
+        if (attacker) {
+            bool check = board_gives_check(b, m);
+            if (!check && q == 0 && !evading)
+                continue;
+            board_make(b, m);
+            int replies = -1;
+            if (check || d < 3)
+                replies = board_count_legal(b);
+            if (replies == 0) {
+                board_unmake(b);
+                *mate = m;
+                return -1;
+            }
+            if (d < 3 || pn_escaped_by_rule(p)) {
+                board_unmake(b);
+                continue;
+            }
+            PnChild *c = &kids[n++];
+            c->move = m;
+            c->q = (uint8_t)(check || evading ? q : q - 1);
+            c->fixed = 0;
+            c->key = pn_key(p, d - 1, c->q);
+            c->pn0 = check ? (uint32_t)replies : MATE_QUIET_PN;
+            c->dn0 = 1;
+            board_unmake(b);
+        } else {
+            board_make(b, m);
+            if (pn_escaped_by_rule(p)) {
+                board_unmake(b);
+                *mate = m;
+                return -2;
+            }
+            PnChild *c = &kids[n++];
+            c->move = m;
+            c->q = (uint8_t)q;
+            c->fixed = 0;
+            c->key = pn_key(p, d - 1, q);
+            c->pn0 = 1;
+            c->dn0 = 1;
+            board_unmake(b);
         }
-        escape = e->move;
     }
-    const bool saved_horizon = p->horizon;
-    p->horizon = false;
+    return n;
+}
 
-    /* Step 4. Order: the last known escape, then captures (taking the
-     * checker is the likeliest way out; bigger victims first), then the
-     * rest in generation order. */
-    int keys[MAX_MOVES];
-    for (int i = 0; i < replies.count; i++) {
-        Move m = replies.moves[i];
-        keys[i] = m == escape ? -100000 : board_is_capture(b, m) ? -movepick_mvv_lva(b, m) - 1 : 0;
+/* ------------------------------------------------------------- df-pn */
+
+/* Multiple iterative deepening at the current node (d plies left, quiet
+ * budget q, table key `key`, children stored at level `lvl`): works below
+ * until its proof number reaches thpn or its disproof number thdn, then
+ * stores the node. */
+static void pn_mid(PnProver *p, int d, int q, int lvl, bool root, uint64_t key, uint32_t thpn, uint32_t thdn)
+{
+    Board *b = p->b;
+    const bool attacker = b->side == p->attacker;
+    const uint64_t start_nodes = p->nodes;
+
+    /* Step 1. Count the node; stop if asked. */
+    if (pn_tick(p))
+        return;
+
+    /* Step 2. Children; the terminal cases. */
+    PnChild *kids = &p->kids[(size_t)lvl * MAX_MOVES];
+    Move special = MOVE_NONE;
+    int n = pn_expand(p, d, q, root, kids, &special);
+    if (n == -1) {
+        pn_store(p, key, 0, PN_INF, special, 1, 1);
+        return;
     }
-    mate_sort(replies.moves, keys, replies.count);
+    if (n == -2) {
+        pn_store(p, key, PN_INF, 0, special, -1, 1);
+        return;
+    }
+    if (n == 0) {
+        /* Attacker: nothing left to try. Defender: mated (or stalemated). */
+        if (attacker)
+            pn_store(p, key, PN_INF, 0, MOVE_NONE, -1, 1);
+        else
+            pn_store(p, key, 0, PN_INF, MOVE_NONE, 0, 1);
+        return;
+    }
+    if (!attacker && d < 2) {
+        pn_store(p, key, PN_INF, 0, kids[0].move, -1, 1);
+        return;
+    }
 
-    /* Step 5. Every reply must lose within n - 1 more attacker moves. */
-    for (int i = 0; i < replies.count; i++) {
-        Move m = replies.moves[i];
-        board_make(b, m);
-        MateResult r = mate_attack(p, n - 1, q, NULL, 0, NULL);
+    /* Step 3. Work on the most proving child until a threshold is met.
+     * phi/delta are the numbers from the side to move's view: the
+     * attacker's pn, the defender's dn. */
+    for (;;) {
+        uint32_t phi = PN_INF, delta = 0, phi2 = PN_INF, best_phi_c = 0;
+        int best = -1, solved_len = -1;
+        bool delta_inf = false, len_unknown = false;
+        for (int i = 0; i < n; i++) {
+            uint32_t pn, dn;
+            int len;
+            pn_child(p, &kids[i], &pn, &dn, &len);
+            uint32_t c_delta = attacker ? pn : dn; /* child's number that the node minimises */
+            uint32_t c_phi = attacker ? dn : pn;   /* and the one it sums */
+            if (c_phi == PN_INF)
+                delta_inf = true;
+            else
+                delta = pn_add(delta, c_phi);
+            if (c_delta < phi || best < 0) {
+                phi2 = phi;
+                phi = c_delta;
+                best = i;
+                best_phi_c = c_phi;
+            } else if (c_delta < phi2) {
+                phi2 = c_delta;
+            }
+            /* Proof length: the attacker takes the shortest proven child,
+             * the defender the longest. */
+            if (pn == 0 && len < 0)
+                len_unknown = true;
+            if (pn == 0 && len >= 0 && len > solved_len)
+                solved_len = len;
+        }
+        if (delta_inf)
+            delta = PN_INF;
+        uint32_t pn = attacker ? phi : delta;
+        uint32_t dn = attacker ? delta : phi;
+        if (pn == 0 || dn == 0 || pn >= thpn || dn >= thdn || p->stopped || p->run_stopped) {
+            Move mv = kids[best].move;
+            int len = -1;
+            if (pn == 0) {
+                if (attacker) {
+                    /* The shortest proven child proves the node. */
+                    int shortest = -1;
+                    for (int i = 0; i < n; i++) {
+                        uint32_t cpn, cdn;
+                        int clen;
+                        pn_child(p, &kids[i], &cpn, &cdn, &clen);
+                        if (cpn == 0 && clen >= 0 && (shortest < 0 || clen < shortest)) {
+                            shortest = clen;
+                            mv = kids[i].move;
+                        }
+                    }
+                    len = shortest < 0 ? d : shortest + 1;
+                } else {
+                    len = solved_len < 0 || len_unknown ? d : solved_len + 1;
+                }
+                if (len > d)
+                    len = d;
+            }
+            if (!p->stopped && !p->run_stopped)
+                pn_store(p, key, pn, dn, mv, len, p->nodes - start_nodes);
+            return;
+        }
+
+        /* Step 4. Thresholds of the child (the 1+epsilon trick widens the
+         * second-best bound so the search does not thrash between two). */
+        uint64_t c_th_delta = (uint64_t)phi2 + phi2 / MATE_PN_EPSILON_DIV + 1;
+        uint32_t th_phi = attacker ? thpn : thdn;
+        uint32_t th_delta = attacker ? thdn : thpn;
+        if (c_th_delta > th_phi)
+            c_th_delta = th_phi;
+        uint64_t c_th_phi = (uint64_t)th_delta - delta + best_phi_c;
+        if (c_th_phi > PN_INF)
+            c_th_phi = PN_INF;
+        uint32_t c_thpn = attacker ? (uint32_t)c_th_delta : (uint32_t)c_th_phi;
+        uint32_t c_thdn = attacker ? (uint32_t)c_th_phi : (uint32_t)c_th_delta;
+
+        PnChild *c = &kids[best];
+        board_make(b, c->move);
+        pn_mid(p, d - 1, c->q, lvl + 1, false, c->key, c_thpn, c_thdn);
         board_unmake(b);
-        if (r == MR_ABORT)
-            return MR_ABORT;
-        if (r == MR_DISPROVEN)
-            return mate_fail(p, key, m, n, false, saved_horizon);
-        if (r == MR_ESCAPE_PATH)
-            return mate_fail(p, key, m, n, true, saved_horizon);
     }
-    mate_store(p, key, MOVE_NONE, n, 0);
-    p->horizon = saved_horizon;
-    return MR_PROVEN;
+}
+
+/* Runs df-pn from the root with d plies; returns 1 proven, 0 disproven,
+ * -1 stopped. */
+static int pn_run(PnProver *p, int d, int q, int *len)
+{
+    uint64_t key = pn_key(p, d, q);
+    pn_mid(p, d, q, 0, true, key, PN_INF, PN_INF);
+    const PnEntry *e = pn_probe(p, key);
+    if (e && e->pn == 0) {
+        *len = e->len;
+        return 1;
+    }
+    if (e && e->dn == 0)
+        return 0;
+    return -1;
 }
 
 /* ------------------------------------------------------------- main line */
 
-/* Rebuilds a main line of the proof of length n starting with `first`: the
- * defender picks the reply the table says lasts longest, the attacker the
- * proving check (re-proved when the table lost it). Leaves the board as
- * it found it. */
-static int mate_main_line(MateProver *p, Move first, int n, int q, Move *pv, int max)
+/* The numbers of the child of the current node reached by kids[i], proving
+ * it again (with the same bound) when the table lost it. */
+static void pn_child_solved(PnProver *p, PnChild *c, int d, int lvl, uint32_t *pn, int *len)
+{
+    uint32_t dn;
+    pn_child(p, c, pn, &dn, len);
+    if ((*pn != 0 || *len < 0) && *pn != PN_INF && dn != 0) {
+        board_make(p->b, c->move);
+        pn_mid(p, d - 1, c->q, lvl + 1, false, c->key, PN_INF, PN_INF);
+        board_unmake(p->b);
+        pn_child(p, c, pn, &dn, len);
+    }
+}
+
+/* Rebuilds a main line of a proof of `len` plies from the root (bound d):
+ * the attacker plays the shortest proven move, the defender the reply whose
+ * proof is longest. Leaves the board as it found it. */
+static int pn_main_line(PnProver *p, int d, int q, int len, Move *pv, int max)
 {
     Board *b = p->b;
-    int len = 0, left = n;
-    Move a = first;
-    while (a != MOVE_NONE && len + 2 <= max) {
-        if (!board_gives_check(b, a) && q > 0)
-            q--;
-        board_make(b, a);
-        pv[len++] = a;
-        MoveList replies;
-        board_generate(b, GEN_ALL, &replies);
-        if (replies.count == 0 || left <= 1)
-            break;
-        /* Step 1. The defence that lasts longest by the table. */
+    int n = 0;
+    for (int lvl = 0; len > 0 && d > 0 && n < max; lvl++) {
+        const bool attacker = b->side == p->attacker;
+        PnChild *kids = &p->kids[(size_t)lvl * MAX_MOVES];
+        Move special = MOVE_NONE;
+        int nk = pn_expand(p, d, q, lvl == 0, kids, &special);
         Move pick = MOVE_NONE;
         int pick_len = -1;
-        for (int i = 0; i < replies.count; i++) {
-            board_make(b, replies.moves[i]);
-            MateEntry *e = mate_probe(p, mate_key(b, q));
-            int d = e && e->proven ? e->proven : left - 1;
-            board_unmake(b);
-            if (d > pick_len) {
-                pick_len = d;
-                pick = replies.moves[i];
+        uint8_t pick_q = (uint8_t)q;
+        if (nk == -1 && attacker) {
+            pick = special;
+            pick_len = 0;
+            pick_q = board_gives_check(b, special) || q == 0 ? (uint8_t)q : (uint8_t)(q - 1);
+        } else if (nk > 0) {
+            for (int i = 0; i < nk && !p->stopped; i++) {
+                uint32_t cpn, cdn;
+                int clen;
+                /* The attacker needs one proven move (the table keeps the
+                 * proof); each defence must be known, proven again if lost. */
+                if (attacker)
+                    pn_child(p, &kids[i], &cpn, &cdn, &clen);
+                else
+                    pn_child_solved(p, &kids[i], d, lvl, &cpn, &clen);
+                if (cpn != 0 || clen < 0)
+                    continue;
+                if (attacker ? (pick_len < 0 || clen < pick_len) : clen > pick_len) {
+                    pick_len = clen;
+                    pick = kids[i].move;
+                    pick_q = kids[i].q;
+                }
             }
         }
+        if (pick == MOVE_NONE || pick_len >= len)
+            break;
         board_make(b, pick);
-        pv[len++] = pick;
-        left = pick_len < left - 1 ? pick_len : left - 1;
-        /* Step 2. The attacker's proving move. */
-        a = MOVE_NONE;
-        MateEntry *e = mate_probe(p, mate_key(b, q));
-        if (e && e->proven && e->proven <= left && board_is_legal(b, e->move)) {
-            a = e->move;
-        } else {
-            bool saved = p->horizon;
-            Move m = MOVE_NONE;
-            if (mate_attack(p, left, q, NULL, 0, &m) == MR_PROVEN && board_is_legal(b, m))
-                a = m;
-            p->horizon = saved;
-        }
+        pv[n++] = pick;
+        q = pick_q;
+        d--;
+        len = pick_len;
     }
-    for (int i = 0; i < len; i++)
+    for (int i = 0; i < n; i++)
         board_unmake(b);
-    return len;
+    return n;
 }
 
 /* ------------------------------------------------------------- driver */
@@ -450,22 +469,30 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, MateProof *o
     memset(out, 0, sizeof *out);
     if (max_moves <= 0 || t->root_count == 0)
         return false;
-    /* Step 1. The length cap: 2m - 1 plies must fit the history room. */
+    /* Step 1. The length cap: 2m - 1 plies must fit the history room and
+     * the one-byte lengths. */
     if (2 * max_moves + 1 > t->ply_limit)
         max_moves = (t->ply_limit - 1) / 2;
-    if (max_moves > MATE_INFINITE - 1)
-        max_moves = MATE_INFINITE - 1;
+    if (max_moves > 120)
+        max_moves = 120;
 
-    MateProver p;
+    PnProver p;
     memset(&p, 0, sizeof p);
     p.s = s;
     p.b = &t->board;
     p.root_ply = t->root_ply;
+    p.attacker = t->board.side;
+    p.r60_in_key = board_rule60(&t->board) + 2 * max_moves >= BOARD_RULE60_PLIES;
     uint64_t entries = (uint64_t)1 << MATE_TABLE_BITS;
     /* calloc maps zeroed pages lazily: a short proof touches little of it. */
-    p.table = calloc((size_t)entries, sizeof(MateEntry));
-    if (!p.table)
+    p.table = calloc((size_t)entries, sizeof(PnEntry));
+    p.levels = 2 * max_moves + 2;
+    p.kids = malloc((size_t)p.levels * MAX_MOVES * sizeof(PnChild));
+    if (!p.table || !p.kids) {
+        free(p.table);
+        free(p.kids);
         return false;
+    }
     p.mask = entries - 1;
     p.max_nodes = max_nodes;
     p.timed = s->tm.timed && !s->limits.infinite;
@@ -478,34 +505,60 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, MateProof *o
     Move root_moves[MAX_MOVES];
     for (int i = 0; i < t->root_count; i++)
         root_moves[i] = t->roots[i].move;
+    p.only = root_moves;
+    p.only_count = t->root_count;
 
-    /* Step 2. Iterative deepening on the mate length, first with checks
-     * only, then allowing 1..MATE_MAX_QUIET quiet attacker moves: the first
-     * proof is the shortest with the fewest quiet moves. A budget whose whole
-     * tree was seen without reaching the length limit is done: longer
-     * lengths change nothing there. */
-    for (int q = 0; q <= MATE_MAX_QUIET && !out->proven && !p.stopped; q++) {
-        for (int m = 1; m <= max_moves; m++) {
-            p.horizon = false;
-            Move best = MOVE_NONE;
-            MateResult r = mate_attack(&p, m, q, root_moves, t->root_count, &best);
-            if (r == MR_ABORT)
+    /* Step 2. Prove a mate within 2N-1 plies: checks only first (its tree
+     * is small enough to be disproven), then with a few quiet moves, then
+     * with many. */
+    int q = 0, len = 0;
+    int d = 2 * max_moves - 1;
+    int r = pn_run(&p, d, 0, &len);
+    if (r == 0 && !p.stopped) {
+        /* A small quiet budget can still be disproven cheaply; its run is
+         * capped so that the wide one keeps most of the time. */
+        q = MATE_FEW_QUIET;
+        p.run_limit = p.nodes + MATE_FEW_QUIET_NODES;
+        r = pn_run(&p, d, q, &len);
+        p.run_limit = 0;
+        p.run_stopped = false;
+    }
+    if (r != 1 && !p.stopped) {
+        q = MATE_MAX_QUIET;
+        r = pn_run(&p, d, q, &len);
+    }
+
+    /* Step 3. Tighten: re-prove with a shorter bound while that succeeds
+     * and the tightening budget lasts; keep the line of the last proof. */
+    if (r == 1 && len > 0) {
+        out->proven = true;
+        out->moves = (len + 1) / 2;
+        out->pv_len = pn_main_line(&p, d, q, len, out->pv, MAX_PLY);
+        uint64_t spent = p.nodes;
+        p.run_limit = spent + MATE_TIGHTEN_MIN_NODES + spent / MATE_TIGHTEN_DIV;
+        while (len > 1 && !p.stopped && !p.run_stopped) {
+            int shorter = 0;
+            d = len - 2;
+            if (pn_run(&p, d, q, &shorter) != 1 || shorter <= 0 || shorter >= len)
                 break;
-            if (r == MR_PROVEN) {
-                out->proven = true;
-                out->moves = m;
-                out->pv_len = mate_main_line(&p, best, m, q, out->pv, MAX_PLY);
-                if (out->pv_len == 0) {
-                    out->pv[0] = best;
-                    out->pv_len = 1;
-                }
+            len = shorter;
+            Move pv[MAX_PLY];
+            int pv_len = pn_main_line(&p, d, q, len, pv, MAX_PLY);
+            if (p.stopped || p.run_stopped)
                 break;
-            }
-            if (!p.horizon)
-                break;
+            out->moves = (len + 1) / 2;
+            out->pv_len = pv_len;
+            memcpy(out->pv, pv, (size_t)pv_len * sizeof(Move));
+        }
+        if (out->pv_len == 0) {
+            /* Should not happen: the root entry names its proving move. */
+            const PnEntry *e = pn_probe(&p, pn_key(&p, 2 * max_moves - 1, q));
+            out->pv[0] = e ? e->move : MOVE_NONE;
+            out->pv_len = e ? 1 : 0;
         }
     }
     out->nodes = p.nodes;
+    free(p.kids);
     free(p.table);
     return out->proven;
 }

@@ -909,14 +909,11 @@ SearchResult search_execute(Searcher *s)
     SearchResult res;
     memset(&res, 0, sizeof res);
 
-    if (main_t->root_count > 0 && s->limits.mate > 0 && mate_step(main_t)) {
-        /* Proven: no tree search; infinite and ponder searches still hold
-         * their bestmove until told. */
-        while (!atomic_load(&s->stop) && (s->limits.infinite || atomic_load(&s->pondering))) {
-            struct timespec ts = {0, 1000000};
-            nanosleep(&ts, NULL);
-        }
-    } else if (main_t->root_count > 0) {
+    if (main_t->root_count > 0) {
+        /* Helpers (Lazy SMP) start first: in a mate search they run the normal
+         * search while the main thread tries the mate prover, so on several
+         * cores neither waits for the other; what they find is in the shared
+         * TT when the main thread's own search starts. */
         pthread_attr_t attr;
         pthread_attr_init(&attr);
         pthread_attr_setstacksize(&attr, 8u << 20);
@@ -927,8 +924,11 @@ SearchResult search_execute(Searcher *s)
             started++;
         }
         pthread_attr_destroy(&attr);
-        iterate(main_t);
-        publish_nodes(main_t);
+        /* Proven mates need no tree search. */
+        if (!(s->limits.mate > 0 && mate_step(main_t))) {
+            iterate(main_t);
+            publish_nodes(main_t);
+        }
         /* Infinite and ponder searches hold their bestmove until told. */
         while (!atomic_load(&s->stop) && (s->limits.infinite || atomic_load(&s->pondering))) {
             struct timespec ts = {0, 1000000};

@@ -193,16 +193,17 @@ void search_prepare(struct Searcher *s, const Board *b, const SearchLimits *l, c
 
 /* ----------------------------------------------------------- mate prover */
 
-/* What the checks-only mate prover found (mate.c). */
+/* What the df-pn mate prover found (mate.c). */
 typedef struct MateProof {
     bool proven;
-    int moves;               /* mate in this many moves (the shortest with checks only) */
+    int moves;               /* mate in this many moves (the shortest the prover certified) */
     int pv_len;
     Move pv[MAX_PLY];        /* a main line of the proof */
     uint64_t nodes;
 } MateProof;
 
-/* Proves a checks-only mate in at most max_moves moves from the root of
+/* Proves a mate in at most max_moves moves (checks, forced evasions and up
+ * to MATE_MAX_QUIET quiet attacker moves a line) from the root of
  * thread t (its root move list), on t's board, which it restores. Stops at
  * the stop flag, the prover's share of the clock, or max_nodes (0: the
  * default budget of an untimed search). Returns out->proven. */

@@ -406,6 +406,19 @@ static void test_mate_prover(Searcher *s)
      * moves) in 5, the defender always has a non-losing reply. */
     b = load("2bak4/4a4/b8/9/9/2R6/9/9/9/4K4 w - - 0 1");
     CHECK_EQ_INT(search_test_mate_prove(s, b, 5, PROVER_TEST_NODES, &p), 0);
+
+    /* The prover leaves the searcher's board as it found it, whether it
+     * proves (main line rebuilt, tightening tried) or runs out of nodes. */
+    b = load("3k1ab2/4a4/8b/9/9/9/9/9/4K4/8R w - - 0 1");
+    uint64_t key = b->key;
+    search_test_mate_prove(s, b, 23, 5000, &p);
+    CHECK(!p.proven);
+    CHECK(s->threads[0]->board.key == key && s->threads[0]->board.ply == s->threads[0]->root_ply);
+    b = load("9/4k1P2/b2Nb4/7r1/9/9/9/3n5/4p3r/2R2K3 w - - 0 1");
+    key = b->key;
+    CHECK_EQ_INT(search_test_mate_prove(s, b, 3, PROVER_TEST_NODES, &p), 1);
+    CHECK(prover_line_mates(b, &p));
+    CHECK(s->threads[0]->board.key == key && s->threads[0]->board.ply == s->threads[0]->root_ply);
 }
 
 /* ------------------------------------------------------------- limits and API */
