@@ -288,18 +288,6 @@ static void match_describe_exit(ClientEngine *e, char *out, size_t outlen)
         snprintf(out, outlen, "disconnected");
 }
 
-/* Strict ICCS: [a-i][0-9][a-i][0-9], nothing else. */
-static Move match_parse_iccs(const char *s)
-{
-    if (strlen(s) != 4)
-        return MOVE_NONE;
-    int f1 = tolower((unsigned char)s[0]) - 'a', r1 = s[1] - '0';
-    int f2 = tolower((unsigned char)s[2]) - 'a', r2 = s[3] - '0';
-    if (f1 < 0 || f1 > 8 || f2 < 0 || f2 > 8 || r1 < 0 || r1 > 9 || r2 < 0 || r2 > 9)
-        return MOVE_NONE;
-    return move_make(sq_make(f1, r1), sq_make(f2, r2));
-}
-
 /* --------------------------------------------------------------- the game */
 
 typedef struct MatchClock {
@@ -502,7 +490,7 @@ static bool match_engine_turn(const MatchGameConfig *cfg, MatchGame *g, MatchPla
         match_finish(g, MATCH_END_NOMOVE, side, "%s's engine returned no move", SIDE_NAME[side]);
         return false;
     }
-    Move m = match_parse_iccs(best.text);
+    Move m = move_from_iccs(best.text);
     if (m == MOVE_NONE || !board_is_legal(b, m)) {
         match_finish(g, MATCH_END_ILLEGAL, side, "%s plays an illegal move: %s", SIDE_NAME[side], best.text);
         return false;

@@ -246,24 +246,6 @@ static bool match_pgn_is_result(const char *t)
     return strcmp(t, "1-0") == 0 || strcmp(t, "0-1") == 0 || strcmp(t, "1/2-1/2") == 0 || strcmp(t, "*") == 0;
 }
 
-/* "H2-E2" or "h2e2": the move if the text is ICCS, else MOVE_NONE. */
-static Move match_pgn_iccs(const char *t)
-{
-    char c[4];
-    size_t len = strlen(t);
-    if (len == 5 && t[2] == '-')
-        c[0] = t[0], c[1] = t[1], c[2] = t[3], c[3] = t[4];
-    else if (len == 4)
-        memcpy(c, t, 4);
-    else
-        return MOVE_NONE;
-    int f1 = tolower((unsigned char)c[0]) - 'a', r1 = c[1] - '0';
-    int f2 = tolower((unsigned char)c[2]) - 'a', r2 = c[3] - '0';
-    if (f1 < 0 || f1 > 8 || f2 < 0 || f2 > 8 || r1 < 0 || r1 > 9 || r2 < 0 || r2 > 9)
-        return MOVE_NONE;
-    return move_make(sq_make(f1, r1), sq_make(f2, r2));
-}
-
 int match_pgn_read(FILE *f, MatchPgnGame *g, char *err, size_t errlen)
 {
     memset(g, 0, sizeof *g);
@@ -347,7 +329,7 @@ int match_pgn_read(FILE *f, MatchPgnGame *g, char *err, size_t errlen)
             digits++;
         if (tok[digits] == '.' && strspn(tok + digits, ".") == strlen(tok + digits))
             continue;
-        Move m = match_pgn_iccs(tok);
+        Move m = move_from_iccs(tok);
         if (m == MOVE_NONE)
             m = board_parse_move(b, tok);
         if (m == MOVE_NONE || !board_is_legal(b, m)) {
