@@ -170,6 +170,37 @@ static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth, cons
 
 /* ------------------------------------------------------------- quiescence */
 
+/* Steps 1-3 of every node, in search_node and qsearch alike (never at the
+ * root, which has its own loop). Returns true when the node is decided, with
+ * its score in *score:
+ * Step 1. Count the node; stop if asked.
+ * Step 2. Rules: repetition verdicts, natural limit, bare material; and the
+ *         ply limit.
+ * Step 3. Mate-distance pruning, which narrows *alpha and *beta. */
+static bool node_prologue(SearchThread *t, int ply, int *alpha, int *beta, int *score)
+{
+    t->pv_len[ply] = 0;
+    if (node_enter(t, ply)) {
+        *score = 0;
+        return true;
+    }
+    if (rule_verdict(t, ply, score))
+        return true;
+    if (ply >= t->ply_limit) {
+        *score = evaluate(t);
+        return true;
+    }
+    if (*alpha < -(SCORE_MATE - ply))
+        *alpha = -(SCORE_MATE - ply);
+    if (*beta > SCORE_MATE - ply - 1)
+        *beta = SCORE_MATE - ply - 1;
+    if (*alpha >= *beta) {
+        *score = *alpha;
+        return true;
+    }
+    return false;
+}
+
 /* Quiescence (seed 001): stand pat on the static eval, then captures in
  * MVV-LVA order; a capture is skipped when static eval + EGain + QS_DELTA
  * cannot reach alpha, EGain being its SEE gain. At the first quiescence ply
@@ -178,27 +209,13 @@ static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth, cons
 static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
 {
     Board *b = &t->board;
-    t->pv_len[ply] = 0;
 
-    /* Step 1. Count the node, stop if asked. */
-    if (node_enter(t, ply))
-        return 0;
-
-    /* Step 2. Rules (quiet evasions can repeat a position). */
-    int rule_score;
-    if (ply > 0 && rule_verdict(t, ply, &rule_score))
-        return rule_score;
+    /* Steps 1-3 (quiet evasions can repeat a position, so the rules apply
+     * here too). */
+    int decided;
+    if (node_prologue(t, ply, &alpha, &beta, &decided))
+        return decided;
     bool in_check = board_in_check(b);
-    if (ply >= t->ply_limit)
-        return evaluate(t);
-
-    /* Step 3. Mate-distance pruning. */
-    if (alpha < -(SCORE_MATE - ply))
-        alpha = -(SCORE_MATE - ply);
-    if (beta > SCORE_MATE - ply - 1)
-        beta = SCORE_MATE - ply - 1;
-    if (alpha >= beta)
-        return alpha;
 
     /* Step 4. Stand pat. */
     int best = -SCORE_INF, stand = 0;
@@ -343,26 +360,11 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     if (depth <= 0)
         return qsearch(t, alpha, beta, ply, 0);
 
-    /* Step 1. Count the node, stop if asked. */
-    t->pv_len[ply] = 0;
-    if (node_enter(t, ply))
-        return 0;
-
-    /* Step 2. Rules: repetition verdicts, natural limit, bare material. */
-    int rule_score;
-    if (rule_verdict(t, ply, &rule_score))
-        return rule_score;
+    /* Steps 1-3. */
+    int decided;
+    if (node_prologue(t, ply, &alpha, &beta, &decided))
+        return decided;
     const bool in_check = board_in_check(b);
-    if (ply >= t->ply_limit)
-        return evaluate(t);
-
-    /* Step 3. Mate-distance pruning. */
-    if (alpha < -(SCORE_MATE - ply))
-        alpha = -(SCORE_MATE - ply);
-    if (beta > SCORE_MATE - ply - 1)
-        beta = SCORE_MATE - ply - 1;
-    if (alpha >= beta)
-        return alpha;
 
     /* Step 4. Transposition table: cut at non-PV nodes. Entries from null
      * cuts never cut inside a verification search (rule 7 of Step 8). */
