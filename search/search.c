@@ -353,6 +353,15 @@ static bool null_step(SearchThread *t, int alpha, int beta, int depth, int ply, 
 
 /* ------------------------------------------------------------- main search */
 
+/* Whether m gives check, computed at most once per move (*cache starts at
+ * -1): several pruning rules ask, and most moves never get that far. */
+static bool gives_check_once(const Board *b, Move m, int *cache)
+{
+    if (*cache < 0)
+        *cache = board_gives_check(b, m);
+    return *cache;
+}
+
 static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply, int flags)
 {
     Board *b = &t->board;
@@ -386,10 +395,6 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         static_eval = hit && te.eval != EVAL_NONE ? te.eval : evaluate(t);
     t->stack[ply].static_eval = static_eval;
     const int pruning = s->opt.pruning;
-    /* Improving: the static eval rose since our previous move (a node
-     * in check two plies up counts as improving). */
-    const bool improving = !in_check && (ply < 2 || t->stack[ply - 2].static_eval == -SCORE_INF ||
-                                         static_eval > t->stack[ply - 2].static_eval);
 
     /* Step 6. No razoring: dropping to quiescence far below alpha at depth
      * <= 2 (margin 300 per ply) measured -29 +/- 43 Elo against the same
@@ -427,6 +432,14 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     movepick_init(&mp, b, t, tt_move, ply);
     const bool single_reply = in_check && board_count_legal(b) == 1;
     const bool can_extend = ply < EXTENSION_PLY_FACTOR * t->root_depth;
+    /* Improving: the static eval rose since our previous move (a node
+     * in check two plies up counts as improving). */
+    const bool improving = !in_check && (ply < 2 || t->stack[ply - 2].static_eval == -SCORE_INF ||
+                                         static_eval > t->stack[ply - 2].static_eval);
+    /* Steps 10a-10b never prune at PV nodes, in check or under a mate
+     * threat; per move they also wait for a non-losing move in hand and a
+     * non-mate alpha, so mates stay exact. */
+    const bool may_prune = pruning >= 2 && !pv && !in_check && !mate_threat;
     const int orig_alpha = alpha;
     int best = -SCORE_INF, moves = 0, searched = 0, nquiets = 0;
     Move best_move = MOVE_NONE, m;
@@ -438,24 +451,21 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         const bool special = m == mp.killers[0] || m == mp.killers[1] || m == mp.counter;
         moves++;
 
-        /* Step 10a. Futility: a quiet, non-checking move cannot lift a hopeless
-         * node. Only once a non-losing move is in hand, so mates stay exact. */
-        if (pruning >= 2 && !pv && !in_check && quiet && !mate_threat && depth <= FUTILITY_DEPTH && searched > 0 &&
-            best > -SCORE_RULE_MIN && !special && !is_decisive(alpha) &&
-            static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha && !board_gives_check(b, m))
-            continue;
-
-        /* Step 10b. Late-move and SEE pruning near the horizon, with the
-         * futility guards (a non-losing move in hand, so mates stay exact).
-         * Measured with the LMR changes of Step 10d: +45 +/- 39 Elo. */
-        if (pruning >= 2 && !pv && !in_check && !mate_threat && searched > 0 && best > -SCORE_RULE_MIN &&
-            !is_decisive(alpha)) {
-            if (quiet && depth <= LMP_DEPTH && moves > (LMP_BASE + depth * depth) / (improving ? 1 : 2) &&
-                !special && !board_gives_check(b, m))
+        if (may_prune && searched > 0 && best > -SCORE_RULE_MIN && !special && !is_decisive(alpha)) {
+            int checks = -1; /* gives_check_once's cache */
+            /* Step 10a. Futility: a quiet, non-checking move cannot lift a
+             * hopeless node. */
+            if (quiet && depth <= FUTILITY_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha &&
+                !gives_check_once(b, m, &checks))
                 continue;
-            if (depth <= SEE_PRUNE_DEPTH && !special &&
+            /* Step 10b. Late-move and SEE pruning near the horizon. Measured
+             * with the LMR changes of Step 10d: +45 +/- 39 Elo. */
+            if (quiet && depth <= LMP_DEPTH && moves > (LMP_BASE + depth * depth) / (improving ? 1 : 2) &&
+                !gives_check_once(b, m, &checks))
+                continue;
+            if (depth <= SEE_PRUNE_DEPTH &&
                 board_see(b, m) < -(quiet ? SEE_QUIET_MARGIN * depth * depth : SEE_CAPTURE_MARGIN * depth) &&
-                !board_gives_check(b, m))
+                !gives_check_once(b, m, &checks))
                 continue;
         }
 
