@@ -452,6 +452,16 @@ static void check_invariants(const Board *b)
 static inline void check_invariants(const Board *b) { (void)b; }
 #endif
 
+uint64_t board_key_after(const Board *b, Move m)
+{
+    int from = move_from(m), to = move_to(m);
+    Piece p = b->sq[from], cap = b->sq[to];
+    uint64_t key = b->key ^ board_zobrist[p][from] ^ board_zobrist[p][to] ^ board_zobrist_side;
+    if (cap)
+        key ^= board_zobrist[cap][to];
+    return key;
+}
+
 void board_make(Board *b, Move m)
 {
     int from = move_from(m), to = move_to(m);

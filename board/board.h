@@ -187,6 +187,10 @@ bool board_is_legal(const Board *b, Move m);
  * in BOARD_SEE_VALUE units, from the mover's point of view. */
 int board_see(const Board *b, Move m);
 static inline bool board_is_capture(const Board *b, Move m) { return b->sq[move_to(m)] != PIECE_NONE; }
+/* The Zobrist key the position would have after m, without making it. */
+uint64_t board_key_after(const Board *b, Move m);
+/* The natural-limit counter after m: 0 after a capture, one more otherwise. */
+static inline int board_rule60_after(const Board *b, Move m) { return board_is_capture(b, m) ? 0 : board_rule60(b) + 1; }
 
 /* ----------------------------------------------------------- generation */
 
@@ -214,6 +218,10 @@ typedef enum RepVerdict {
  * (third occurrence). Takes a non-const board because it replays the cycle
  * to find chases; the board is restored exactly. */
 RepVerdict board_repetition(Board *b, int root_ply, int before_root_count);
+/* False when the position after m cannot repeat an earlier one (its key is
+ * not among the same-side positions since the last capture), so that
+ * board_repetition would say REP_NONE there: lets callers skip making m. */
+bool board_may_repeat_after(const Board *b, Move m);
 
 /* Neither side has a rook, horse, cannon or pawn. */
 bool board_insufficient_material(const Board *b);

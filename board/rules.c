@@ -443,6 +443,22 @@ static RepVerdict repetition_judge(Board *b, int root_ply, int before_root_count
     return REP_NONE;
 }
 
+bool board_may_repeat_after(const Board *b, Move m)
+{
+    /* The scan of repetition_judge, for the position one ply ahead. */
+    const int ply = b->ply + 1;
+    int window = board_rule60_after(b, m);
+    if (window > ply)
+        window = ply;
+    if (window < 4)
+        return false;
+    const uint64_t key = board_key_after(b, m);
+    for (int j = ply - 4; j >= ply - window; j -= 2)
+        if (b->hist[j].key == key)
+            return true;
+    return false;
+}
+
 RepVerdict board_repetition(Board *b, int root_ply, int before_root_count)
 {
     RepKind kind;

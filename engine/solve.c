@@ -23,6 +23,7 @@ enum {
     SOLVE_MAX_THREADS = 256,
     SOLVE_MAX_HASH_MB = 65536
 };
+static const long long SOLVE_MAX_NODES = 1000000000000LL; /* 10^12 */
 
 static const char *const SOLVE_USAGE =
     "usage: chariot solve FEN|FILE.epd [options]\n"
@@ -30,6 +31,7 @@ static const char *const SOLVE_USAGE =
     "  EPD lines: <FEN> ; mate N ; bm m1 m2 ; id \"x\"   (# comments, blank lines skipped)\n"
     "  --movetime MS   time per puzzle (default 5000; none when only --depth is given)\n"
     "  --depth D       depth limit per puzzle (deterministic with --threads 1)\n"
+    "  --nodes N       node budget per puzzle (deterministic with --threads 1)\n"
     "  --threads T     search threads (default 1)\n"
     "  --hash MB       hash table size (default 64)\n"
     "  --json OUT      also write the results as JSON\n"
@@ -87,6 +89,7 @@ static int solve_parse_args(int argc, char **argv, SolveArgs *a)
         {"--depth", 1, MAX_PLY - 1},
         {"--threads", 1, SOLVE_MAX_THREADS},
         {"--hash", 1, SOLVE_MAX_HASH_MB},
+        {"--nodes", 1, SOLVE_MAX_NODES},
     };
     memset(a, 0, sizeof *a);
     a->settings.threads = SOLVE_DEFAULT_THREADS;
@@ -148,15 +151,16 @@ static int solve_parse_args(int argc, char **argv, SolveArgs *a)
         case 0: a->settings.movetime_ms = v; movetime_given = true; break;
         case 1: a->settings.depth = (int)v; break;
         case 2: a->settings.threads = (int)v; break;
-        default: a->settings.hash_mb = (int)v; break;
+        case 3: a->settings.hash_mb = (int)v; break;
+        default: a->settings.nodes = (uint64_t)v; break;
         }
     }
     if (!a->input) {
         fprintf(stderr, "chariot solve: missing FEN or EPD file\n%s", SOLVE_USAGE);
         return 2;
     }
-    // A depth alone makes the run deterministic, so no clock then.
-    if (!movetime_given && a->settings.depth == 0)
+    // A depth or node limit alone makes the run deterministic, so no clock then.
+    if (!movetime_given && a->settings.depth == 0 && a->settings.nodes == 0)
         a->settings.movetime_ms = SOLVE_DEFAULT_MOVETIME_MS;
     return 0;
 }
@@ -208,6 +212,7 @@ static void solve_run_puzzle(Searcher *s, const SolvePuzzle *p, const SolveSetti
     limits.mate = p->mate;
     limits.depth = set->depth;
     limits.movetime_ms = set->movetime_ms;
+    limits.nodes = set->nodes;
 
     SolveWatch watch = {.puzzle = p, .mate_ms = -1, .bm_since_ms = -1};
     SearchCallbacks cb = {.ctx = &watch, .on_info = solve_on_info};
@@ -269,6 +274,8 @@ static void solve_describe_limits(FILE *f, const SolvePuzzle *p, const SolveSett
         fprintf(f, "mate in %d, ", p->mate);
     if (set->depth > 0)
         fprintf(f, "depth %d, ", set->depth);
+    if (set->nodes > 0)
+        fprintf(f, "nodes %llu, ", (unsigned long long)set->nodes);
     if (set->movetime_ms > 0)
         fprintf(f, "movetime %lld ms, ", (long long)set->movetime_ms);
     fprintf(f, "%d thread%s, %d MB hash\n", set->threads, set->threads == 1 ? "" : "s", set->hash_mb);

@@ -61,6 +61,7 @@ typedef struct SolveOutcome {
 typedef struct SolveSettings {
     int64_t movetime_ms;      /* 0: none */
     int depth;                /* 0: none */
+    uint64_t nodes;           /* 0: none */
     int threads;
     int hash_mb;
 } SolveSettings;

@@ -245,8 +245,10 @@ bool solve_write_json(FILE *f, const SolveSettings *s, const SolvePuzzle *p, con
 {
     SolveSummary sum;
     solve_summarize(o, n, &sum);
-    fprintf(f, "{\n  \"settings\": {\"movetime_ms\": %lld, \"depth\": %d, \"threads\": %d, \"hash_mb\": %d},\n",
-            (long long)s->movetime_ms, s->depth, s->threads, s->hash_mb);
+    fprintf(f,
+            "{\n  \"settings\": {\"movetime_ms\": %lld, \"depth\": %d, \"nodes\": %llu, \"threads\": %d, "
+            "\"hash_mb\": %d},\n",
+            (long long)s->movetime_ms, s->depth, (unsigned long long)s->nodes, s->threads, s->hash_mb);
     fputs("  \"puzzles\": [\n", f);
     for (int i = 0; i < n; i++) {
         json_puzzle(f, &p[i], &o[i]);

@@ -42,8 +42,11 @@ typedef struct PnChild {
     Move move;
     uint8_t q;      /* quiet-move budget left below */
     uint8_t fixed;  /* proven at once (a mate): pn0 = 0, len 0 */
+    uint8_t cached; /* pn, dn and len below hold the child's current numbers */
     uint64_t key;
     uint32_t pn0, dn0;
+    uint32_t pn, dn;
+    int len;
 } PnChild;
 
 typedef struct PnProver {
@@ -96,13 +99,29 @@ static bool pn_tick(PnProver *p)
 
 /* Table key of the current position with d plies left and quiet budget q:
  * results for different bounds are different facts. */
+static uint64_t pn_key_of(const PnProver *p, uint64_t board_key, int r60, int d, int q)
+{
+    uint64_t k = board_key ^ ((uint64_t)(d + 1) * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(q + 1) * 0xC2B2AE3D27D4EB4Full);
+    if (p->r60_in_key)
+        k ^= (uint64_t)(r60 + 1) * 0x165667B19E3779F9ull;
+    return k;
+}
+
 static uint64_t pn_key(const PnProver *p, int d, int q)
 {
-    const Board *b = p->b;
-    uint64_t k = b->key ^ ((uint64_t)(d + 1) * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(q + 1) * 0xC2B2AE3D27D4EB4Full);
-    if (p->r60_in_key)
-        k ^= (uint64_t)(board_rule60(b) + 1) * 0x165667B19E3779F9ull;
-    return k;
+    return pn_key_of(p, p->b->key, board_rule60(p->b), d, q);
+}
+
+/* Asks for a child's bucket as soon as its key is known: the probes of the
+ * children that follow the expansion are mostly cache misses otherwise. */
+static void pn_prefetch(const PnProver *p, uint64_t key)
+{
+#if defined(__GNUC__)
+    __builtin_prefetch(&p->table[key & p->mask & ~(uint64_t)(PN_BUCKET - 1)]);
+#else
+    (void)p;
+    (void)key;
+#endif
 }
 
 static const PnEntry *pn_probe(const PnProver *p, uint64_t key)
@@ -208,46 +227,84 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
     int n = 0;
     for (int i = 0; i < list.count; i++) {
         Move m = list.moves[i];
+        /* Only a child whose key was seen since the last capture, or that
+         * reaches the natural limit, can end the attack by rule; the others
+         * need not be made to rule it out. */
+        const int r60 = board_rule60_after(b, m);
+        const bool rule_possible = r60 >= BOARD_RULE60_PLIES || board_may_repeat_after(b, m);
+        const uint64_t key_after = board_key_after(b, m);
         if (attacker) {
             bool check = board_gives_check(b, m);
             if (!check && q == 0 && !evading)
                 continue;
-            board_make(b, m);
-            int replies = -1;
-            if (check || d < 3)
-                replies = board_count_legal(b);
-            if (replies == 0) {
+            if (d < 3) {
+                /* Only a mate (or stalemate) at once counts here. */
+                board_make(b, m);
+                bool mated = board_count_legal(b) == 0;
                 board_unmake(b);
+                if (mated) {
+                    *mate = m;
+                    return -1;
+                }
+                continue;
+            }
+            const uint8_t cq = (uint8_t)(check || evading ? q : q - 1);
+            const uint64_t key = pn_key_of(p, key_after, r60, d - 1, cq);
+            /* A check's starting proof number is the defender's reply
+             * count; it is only needed while the table knows nothing of the
+             * child, and counting replies is most of the cost of a node. */
+            const PnEntry *known = check ? pn_probe(p, key) : NULL;
+            if (known && known->pn == 0 && known->len == 0) {
                 *mate = m;
                 return -1;
             }
-            if (d < 3 || pn_escaped_by_rule(p)) {
+            int replies = -1;
+            if (rule_possible || (check && !known)) {
+                board_make(b, m);
+                if (check && !known)
+                    replies = board_count_legal(b);
+                bool escaped = replies != 0 && rule_possible && pn_escaped_by_rule(p);
                 board_unmake(b);
-                continue;
+                if (replies == 0) {
+                    *mate = m;
+                    return -1;
+                }
+                if (escaped)
+                    continue;
+                /* Store the starting numbers (as no work, the first to be
+                 * replaced), so that the next expansion of this node finds
+                 * the child known instead of counting its replies again. */
+                if (replies > 0)
+                    pn_store(p, key, (uint32_t)replies, 1, MOVE_NONE, -1, 0);
             }
+            pn_prefetch(p, key);
             PnChild *c = &kids[n++];
             c->move = m;
-            c->q = (uint8_t)(check || evading ? q : q - 1);
+            c->q = cq;
             c->fixed = 0;
-            c->key = pn_key(p, d - 1, c->q);
-            c->pn0 = check ? (uint32_t)replies : MATE_QUIET_PN;
+            c->cached = 0;
+            c->key = key;
+            c->pn0 = replies > 0 ? (uint32_t)replies : check ? 1 : MATE_QUIET_PN;
             c->dn0 = 1;
-            board_unmake(b);
         } else {
-            board_make(b, m);
-            if (pn_escaped_by_rule(p)) {
+            if (rule_possible) {
+                board_make(b, m);
+                bool escaped = pn_escaped_by_rule(p);
                 board_unmake(b);
-                *mate = m;
-                return -2;
+                if (escaped) {
+                    *mate = m;
+                    return -2;
+                }
             }
             PnChild *c = &kids[n++];
             c->move = m;
             c->q = (uint8_t)q;
             c->fixed = 0;
-            c->key = pn_key(p, d - 1, q);
+            c->cached = 0;
+            c->key = pn_key_of(p, key_after, r60, d - 1, q);
+            pn_prefetch(p, c->key);
             c->pn0 = 1;
             c->dn0 = 1;
-            board_unmake(b);
         }
     }
     return n;
@@ -302,9 +359,17 @@ static void pn_mid(PnProver *p, int d, int q, int lvl, bool root, uint64_t key, 
         int best = -1, solved_len = -1;
         bool delta_inf = false, len_unknown = false;
         for (int i = 0; i < n; i++) {
-            uint32_t pn, dn;
-            int len;
-            pn_child(p, &kids[i], &pn, &dn, &len);
+            /* Only the child searched last can have changed (short of a
+             * transposition, which the next visit of this node sees), so
+             * the others' numbers are kept here instead of probed again:
+             * most probes miss the cache. */
+            PnChild *k = &kids[i];
+            if (!k->cached) {
+                pn_child(p, k, &k->pn, &k->dn, &k->len);
+                k->cached = 1;
+            }
+            uint32_t pn = k->pn, dn = k->dn;
+            int len = k->len;
             uint32_t c_delta = attacker ? pn : dn; /* child's number that the node minimises */
             uint32_t c_phi = attacker ? dn : pn;   /* and the one it sums */
             if (c_phi == PN_INF)
@@ -375,6 +440,7 @@ static void pn_mid(PnProver *p, int d, int q, int lvl, bool root, uint64_t key, 
         board_make(b, c->move);
         pn_mid(p, d - 1, c->q, lvl + 1, false, c->key, c_thpn, c_thdn);
         board_unmake(b);
+        c->cached = 0;
     }
 }
 
@@ -499,8 +565,11 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, MateProof *o
     p.budget_ms = s->tm.hard_ms * MATE_PROVER_TIME_PERCENT / 100;
     if (!p.timed && p.max_nodes == 0)
         p.max_nodes = MATE_PROVER_MAX_NODES;
-    if (s->limits.nodes && (p.max_nodes == 0 || s->limits.nodes < p.max_nodes))
-        p.max_nodes = s->limits.nodes;
+    /* A node limit is shared like the clock: the prover's nodes count
+     * against it, so the search after it needs its share left. */
+    uint64_t share = s->limits.nodes / 100 * MATE_PROVER_TIME_PERCENT;
+    if (s->limits.nodes && (p.max_nodes == 0 || share < p.max_nodes))
+        p.max_nodes = share > 0 ? share : 1;
 
     Move root_moves[MAX_MOVES];
     for (int i = 0; i < t->root_count; i++)

@@ -116,8 +116,8 @@ enum { TT_AGE_WEIGHT = 4 };
 /* The mate prover (mate.c, df-pn) runs first when SearchLimits.mate > 0.
  * Its own table holds 2^MATE_TABLE_BITS entries of 24 bytes (48 MB). */
 enum { MATE_TABLE_BITS = 21 };
-/* Share of a timed search's hard limit the prover may use before the normal
- * search takes over. */
+/* Share of a timed search's hard limit (or of its node limit) the prover may
+ * use before the normal search takes over. */
 enum { MATE_PROVER_TIME_PERCENT = 60 };
 /* Node budget of the prover when the search has no clock (depth or node
  * limits only, or infinite), so "go mate N depth D" still ends. */

@@ -437,9 +437,15 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     const bool improving = !in_check && (ply < 2 || t->stack[ply - 2].static_eval == -SCORE_INF ||
                                          static_eval > t->stack[ply - 2].static_eval);
     /* Steps 10a-10b never prune at PV nodes, in check or under a mate
-     * threat; per move they also wait for a non-losing move in hand and a
-     * non-mate alpha, so mates stay exact. */
+     * threat; per move they also wait for a non-losing move in hand and,
+     * in games, a non-mate alpha, so mate scores stay exact.
+     * Mate searches (go mate, chariot solve) prune at mate-score bounds too:
+     * mate.epd with the prover off, 4M nodes per puzzle, 130 -> 132 solved.
+     * That cannot report a false mate: a node prunes only once it holds a
+     * non-losing move, so a pruned defence belongs to a node that is no
+     * loss anyway, and an attacker that prunes can only miss a mate. */
     const bool may_prune = pruning >= 2 && !pv && !in_check && !mate_threat;
+    const bool prune_at_mate_bounds = s->limits.mate > 0;
     const int orig_alpha = alpha;
     int best = -SCORE_INF, moves = 0, searched = 0, nquiets = 0;
     Move best_move = MOVE_NONE, m;
@@ -451,7 +457,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         const bool special = m == mp.killers[0] || m == mp.killers[1] || m == mp.counter;
         moves++;
 
-        if (may_prune && searched > 0 && best > -SCORE_RULE_MIN && !special && !is_decisive(alpha)) {
+        if (may_prune && searched > 0 && best > -SCORE_RULE_MIN && !special &&
+            (prune_at_mate_bounds || !is_decisive(alpha))) {
             int checks = -1; /* gives_check_once's cache */
             /* Step 10a. Futility: a quiet, non-checking move cannot lift a
              * hopeless node. */

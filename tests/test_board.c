@@ -144,7 +144,15 @@ static void test_make_unmake(void)
                 break;
             Move m = l.moves[rng() % l.count];
             Board before = b;
+            /* The look-ahead helpers agree with the move once made. */
+            uint64_t key_after = board_key_after(&b, m);
+            int rule60_after = board_rule60_after(&b, m);
+            bool may_repeat = board_may_repeat_after(&b, m);
             board_make(&b, m);
+            CHECK(b.key == key_after);
+            CHECK_EQ_INT(board_rule60(&b), rule60_after);
+            if (!may_repeat)
+                CHECK_EQ_INT(board_repetition(&b, 0, 1), REP_NONE);
             if (!board_validate(&b, err, sizeof err)) {
                 fprintf(stderr, "after make: %s\n", err);
                 test_failures++;

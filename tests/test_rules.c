@@ -226,7 +226,12 @@ static void test_check_chase_alternation(void)
 static void test_quiet_repetition(void)
 {
     expect_game("quiet repetition", BOARD_START_FEN, QUIET_MOVES, RESULT_DRAW, REASON_REPETITION);
-    if (!setup(&board, BOARD_START_FEN) || !play(&board, "b0c2 b9c7 c2b0 c7b9"))
+    if (!setup(&board, BOARD_START_FEN) || !play(&board, "b0c2 b9c7 c2b0"))
+        return;
+    /* The look-ahead sees the coming repetition, and no other. */
+    CHECK(board_may_repeat_after(&board, move_from_iccs("c7b9")));
+    CHECK(!board_may_repeat_after(&board, move_from_iccs("c7e8")));
+    if (!play(&board, "c7b9"))
         return;
     CHECK_EQ_INT(board_repetition(&board, board.ply - 4, 2), REP_DRAW);
     CHECK_EQ_INT(board_repetition(&board, board.ply + 1, 2), REP_NONE);

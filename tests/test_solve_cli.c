@@ -99,6 +99,8 @@ static void test_bad_input(void)
     expect_error((const char *const[]){"solve", "startpos", "--threads", "0", NULL}, "--threads");
     expect_error((const char *const[]){"solve", "startpos", "--hash", "99999999", NULL}, "--hash");
     expect_error((const char *const[]){"solve", "startpos", "--frobnicate", NULL}, "--frobnicate");
+    expect_error((const char *const[]){"solve", "startpos", "--nodes", "0", NULL}, "--nodes");
+    expect_error((const char *const[]){"solve", "startpos", "--nodes", "12x", NULL}, "--nodes");
     expect_error((const char *const[]){"solve", "startpos", "--json", "/nonexistent-dir/out.json", "--depth", "1", NULL},
                  "out.json");
     const RunOutput *r = run((const char *const[]){"solve", NULL});
@@ -146,6 +148,30 @@ static void test_one_fen(void)
     r = run((const char *const[]){"solve", "startpos ; mate 1", "--quiet", FAST, NULL});
     CHECK_EQ_INT(r->rc, 1);
     CHECK(strstr(r->out, "FAIL") != NULL);
+}
+
+/* Node budget: no clock, so two runs search the same tree and report the
+ * same node count, which stays within the budget. */
+static void test_nodes(void)
+{
+    long long first = -1;
+    for (int i = 0; i < 2; i++) {
+        const RunOutput *r =
+            run((const char *const[]){"solve", "startpos", "--quiet", "--nodes", "20000", "--hash", "4", NULL});
+        CHECK_EQ_INT(r->rc, 0);
+        CHECK(strstr(r->out, "nodes 20000,") != NULL); // the limits line
+        const char *line = strstr(r->out, "\nDepth ");
+        const char *n = line ? strstr(line, ", nodes ") : NULL;
+        CHECK(n != NULL);
+        if (!n)
+            return;
+        long long nodes = strtoll(n + strlen(", nodes "), NULL, 10);
+        CHECK(nodes > 0 && nodes <= 20000);
+        if (i == 0)
+            first = nodes;
+        else
+            CHECK(nodes == first);
+    }
 }
 
 static void test_file(void)
@@ -202,6 +228,7 @@ int main(int argc, char **argv)
     snprintf(tmpdir, sizeof tmpdir, "%s", argv[2]);
     test_bad_input();
     test_one_fen();
+    test_nodes();
     test_file();
     TEST_END();
 }
