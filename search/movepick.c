@@ -36,10 +36,12 @@ static int quiet_score(const MovePicker *mp, Move m)
     return mp->t->history[mp->b->sq[move_from(m)]][move_to(m)];
 }
 
-void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move tt_move, int ply)
+void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move tt_move, int ply,
+                   const MoveList *all)
 {
     mp->b = b;
     mp->t = t;
+    mp->all = all;
     mp->stage = ST_TT;
     mp->idx = 0;
     mp->list.count = 0;
@@ -60,6 +62,7 @@ void movepick_init_qs(MovePicker *mp, const Board *b, const SearchThread *t)
     mp->b = b;
     mp->t = t;
     mp->stage = board_in_check(b) ? ST_EV_GEN : ST_QS_GEN;
+    mp->all = NULL;
     mp->idx = 0;
     mp->list.count = 0;
     mp->bad_count = mp->bad_idx = 0;
@@ -97,6 +100,26 @@ static bool quiet_candidate(const MovePicker *mp, Move m)
     return m != MOVE_NONE && m != mp->tt_move && !board_is_capture(mp->b, m) && board_is_legal(mp->b, m);
 }
 
+/* The captures or quiet moves of the position into mp->list: from mp->all
+ * when the caller generated every move already (GEN_ALL lists each piece's
+ * captures and quiets in the order GEN_CAPTURES and GEN_QUIETS do, so the
+ * split keeps that order), else generated. */
+static void take_or_generate(MovePicker *mp, GenType type)
+{
+    if (!mp->all) {
+        board_generate(mp->b, type, &mp->list);
+        return;
+    }
+    const bool captures = type == GEN_CAPTURES;
+    int n = 0;
+    for (int i = 0; i < mp->all->count; i++) {
+        Move m = mp->all->moves[i];
+        if (board_is_capture(mp->b, m) == captures)
+            mp->list.moves[n++] = m;
+    }
+    mp->list.count = n;
+}
+
 Move movepick_next(MovePicker *mp)
 {
     const Board *b = mp->b;
@@ -108,7 +131,7 @@ Move movepick_next(MovePicker *mp)
                 return mp->tt_move;
             break;
         case ST_CAPTURES_GEN:
-            board_generate(b, GEN_CAPTURES, &mp->list);
+            take_or_generate(mp, GEN_CAPTURES);
             for (int i = 0; i < mp->list.count; i++)
                 mp->scores[i] = movepick_mvv_lva(b, mp->list.moves[i]);
             mp->idx = 0;
@@ -147,7 +170,7 @@ Move movepick_next(MovePicker *mp)
                 return mp->counter;
             break;
         case ST_QUIETS_GEN:
-            board_generate(b, GEN_QUIETS, &mp->list);
+            take_or_generate(mp, GEN_QUIETS);
             for (int i = 0; i < mp->list.count; i++)
                 mp->scores[i] = quiet_score(mp, mp->list.moves[i]);
             mp->idx = 0;

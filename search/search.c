@@ -429,8 +429,13 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
 
     /* Step 10. The moves. */
     MovePicker mp;
-    movepick_init(&mp, b, t, tt_move, ply);
-    const bool single_reply = in_check && board_count_legal(b) == 1;
+    /* In check the legal moves are listed once: their count decides the
+     * single-reply extension, and the move picker reuses the list. */
+    MoveList evasions;
+    if (in_check)
+        board_generate(b, GEN_ALL, &evasions);
+    movepick_init(&mp, b, t, tt_move, ply, in_check ? &evasions : NULL);
+    const bool single_reply = in_check && evasions.count == 1;
     const bool can_extend = ply < EXTENSION_PLY_FACTOR * t->root_depth;
     /* Improving: the static eval rose since our previous move (a node
      * in check two plies up counts as improving). */

@@ -105,11 +105,16 @@ typedef struct MovePicker {
     int scores[MAX_MOVES];
     int bad_count, bad_idx;
     Move bad[MAX_MOVES];
+    const MoveList *all; /* every legal move, when the caller already has them (in check); else NULL */
 } MovePicker;
 
 /* Main search: hash move, good captures, killers, counter move, quiets by
- * history, losing captures. Every move returned is legal. */
-void movepick_init(MovePicker *mp, const Board *b, const struct SearchThread *t, Move tt_move, int ply);
+ * history, losing captures. Every move returned is legal. `all`, when not
+ * NULL, holds every legal move of the position (board_generate GEN_ALL, in
+ * its order); the stages then split it instead of generating again, and
+ * return the same moves in the same order. */
+void movepick_init(MovePicker *mp, const Board *b, const struct SearchThread *t, Move tt_move, int ply,
+                   const MoveList *all);
 /* Quiescence: captures in MVV-LVA order, or every evasion when in check. */
 void movepick_init_qs(MovePicker *mp, const Board *b, const struct SearchThread *t);
 Move movepick_next(MovePicker *mp);
