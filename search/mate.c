@@ -83,11 +83,13 @@ static bool pn_tick(PnProver *p)
         p->stopped = true;
         return true;
     }
+    /* Node caps are exact (a node budget must hold); the clock is read
+     * only now and then. */
+    if (p->max_nodes && p->nodes >= p->max_nodes)
+        p->stopped = true;
+    if (p->run_limit && p->nodes >= p->run_limit)
+        p->run_stopped = true;
     if ((p->nodes & (MATE_CHECK_NODES - 1)) == 0) {
-        if (p->max_nodes && p->nodes >= p->max_nodes)
-            p->stopped = true;
-        if (p->run_limit && p->nodes >= p->run_limit)
-            p->run_stopped = true;
         if (p->timed && !atomic_load_explicit(&p->s->pondering, memory_order_relaxed)) {
             int64_t elapsed = tm_now_ms() - atomic_load_explicit(&p->s->clock_start_ms, memory_order_relaxed);
             if (elapsed >= p->budget_ms)

@@ -141,8 +141,8 @@ enum { MATE_SOLVED_WORK = 1 << 20 };
  * MATE_TIGHTEN_MIN_NODES plus 1/MATE_TIGHTEN_DIV of the nodes of the proof. */
 enum { MATE_TIGHTEN_MIN_NODES = 20000 };
 enum { MATE_TIGHTEN_DIV = 8 };
-/* The prover looks at the clock and the stop flag every this many nodes
- * (a power of two). */
+/* The prover reads the clock every this many nodes (a power of two); node
+ * caps and the stop flag are checked at every node. */
 enum { MATE_CHECK_NODES = 4096 };
 
 #endif

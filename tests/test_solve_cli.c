@@ -151,7 +151,8 @@ static void test_one_fen(void)
 }
 
 /* Node budget: no clock, so two runs search the same tree and report the
- * same node count, which stays within the budget. */
+ * same node count, which stays within the budget (the prover's nodes of a
+ * mate puzzle included). */
 static void test_nodes(void)
 {
     long long first = -1;
@@ -172,6 +173,15 @@ static void test_nodes(void)
         else
             CHECK(nodes == first);
     }
+    // sqyq-436 of mate.epd (mate 23): far beyond 20000 nodes of either search.
+    const RunOutput *r = run((const char *const[]){"solve", "3k1ab2/4a4/8b/9/9/9/9/9/4K4/8R w - - 0 1 ; mate 23",
+                                                   "--quiet", "--nodes", "20000", "--hash", "4", NULL});
+    CHECK_EQ_INT(r->rc, 1);
+    const char *n = strstr(r->out, "\nDepth ");
+    n = n ? strstr(n, ", nodes ") : NULL;
+    CHECK(n != NULL);
+    if (n)
+        CHECK(strtoll(n + strlen(", nodes "), NULL, 10) <= 20000);
 }
 
 static void test_file(void)
