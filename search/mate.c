@@ -41,7 +41,6 @@ enum { PN_BUCKET = 4 };
 typedef struct PnChild {
     Move move;
     uint8_t q;      /* quiet-move budget left below */
-    uint8_t fixed;  /* proven at once (a mate): pn0 = 0, len 0 */
     uint8_t cached; /* pn, dn and len below hold the child's current numbers */
     uint64_t key;
     uint32_t pn0, dn0;
@@ -187,12 +186,6 @@ static bool pn_escaped_by_rule(PnProver *p)
 /* Current numbers of a child (from the table, else its starting values). */
 static void pn_child(const PnProver *p, const PnChild *c, uint32_t *pn, uint32_t *dn, int *len)
 {
-    if (c->fixed) {
-        *pn = 0;
-        *dn = PN_INF;
-        *len = 0;
-        return;
-    }
     const PnEntry *e = pn_probe(p, c->key);
     if (e) {
         *pn = e->pn;
@@ -229,14 +222,9 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
     int n = 0;
     for (int i = 0; i < list.count; i++) {
         Move m = list.moves[i];
-        /* Only a child whose key was seen since the last capture, or that
-         * reaches the natural limit, can end the attack by rule; the others
-         * need not be made to rule it out. */
-        const int r60 = board_rule60_after(b, m);
-        const bool rule_possible = r60 >= BOARD_RULE60_PLIES || board_may_repeat_after(b, m);
-        const uint64_t key_after = board_key_after(b, m);
+        bool check = false;
         if (attacker) {
-            bool check = board_gives_check(b, m);
+            check = board_gives_check(b, m);
             if (!check && q == 0 && !evading)
                 continue;
             if (d < 3) {
@@ -250,6 +238,14 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
                 }
                 continue;
             }
+        }
+        /* Only a child whose key was seen since the last capture, or that
+         * reaches the natural limit, can end the attack by rule; the others
+         * need not be made to rule it out. */
+        const int r60 = board_rule60_after(b, m);
+        const bool rule_possible = r60 >= BOARD_RULE60_PLIES || board_may_repeat_after(b, m);
+        const uint64_t key_after = board_key_after(b, m);
+        if (attacker) {
             const uint8_t cq = (uint8_t)(check || evading ? q : q - 1);
             const uint64_t key = pn_key_of(p, key_after, r60, d - 1, cq);
             /* A check's starting proof number is the defender's reply
@@ -283,7 +279,6 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
             PnChild *c = &kids[n++];
             c->move = m;
             c->q = cq;
-            c->fixed = 0;
             c->cached = 0;
             c->key = key;
             c->pn0 = replies > 0 ? (uint32_t)replies : check ? 1 : MATE_QUIET_PN;
@@ -301,7 +296,6 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
             PnChild *c = &kids[n++];
             c->move = m;
             c->q = (uint8_t)q;
-            c->fixed = 0;
             c->cached = 0;
             c->key = pn_key_of(p, key_after, r60, d - 1, q);
             pn_prefetch(p, c->key);
