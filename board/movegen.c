@@ -289,16 +289,79 @@ static void compute_risks(const Board *b, SqSet *from_risk, SqSet *to_risk)
     sqset_add(from_risk, ks);
 }
 
-/* Keeps the legal moves. Out of check, only general moves and the moves that
- * compute_risks() flags can expose the general, so only those get the full
- * attack test. */
+/* Marks the points between two squares of one line (exclusive). */
+static void add_between(SqSet *set, int a, int c)
+{
+    int ar = sq_rank(a), af = sq_file(a), cr = sq_rank(c), cf = sq_file(c);
+    int step = ar == cr ? (cf > af ? 1 : -1) : (cr > ar ? FILE_NB : -FILE_NB);
+    for (int s = a + step; s != c; s += step)
+        sqset_add(set, s);
+}
+
+/* In check, a move other than the general's own can only help if it lands
+ * on a checker or between it and the general (a block, a second cannon
+ * screen, a horse leg), or if it takes a cannon's screen away. This marks
+ * those points: `to_ok` for arrivals, `from_ok` for departures. Every other
+ * non-general move leaves each checker checking, so it needs no test. */
+static void compute_evasion_points(const Board *b, SqSet *to_ok, SqSet *from_ok)
+{
+    int us = b->side, them = us ^ 1;
+    int ks = b->plist[us][0], kr = sq_rank(ks), kf = sq_file(ks);
+    to_ok->w[0] = to_ok->w[1] = from_ok->w[0] = from_ok->w[1] = 0;
+    const Piece rook = piece_make(them, ROOK), cannon = piece_make(them, CANNON), king = piece_make(them, KING);
+    const SlideEntry *lines[2] = {&board_rank_slide[kf][b->rank_occ[kr]], &board_file_slide[kr][b->file_occ[kf]]};
+    for (int is_file = 0; is_file < 2; is_file++) {
+        const SlideEntry *e = lines[is_file];
+        for (unsigned bits = e->first; bits; bits &= bits - 1) {
+            int i = __builtin_ctz(bits), s = is_file ? i * FILE_NB + kf : kr * FILE_NB + i;
+            if (b->sq[s] == rook || b->sq[s] == king) {
+                sqset_add(to_ok, s);
+                add_between(to_ok, ks, s);
+            }
+        }
+        for (unsigned bits = e->second; bits; bits &= bits - 1) {
+            int i = __builtin_ctz(bits), s = is_file ? i * FILE_NB + kf : kr * FILE_NB + i;
+            if (b->sq[s] != cannon)
+                continue;
+            sqset_add(to_ok, s);
+            /* Every point between is a block except the screen, which can
+             * leave instead. */
+            add_between(to_ok, ks, s);
+            unsigned side = i > (is_file ? kr : kf) ? e->first & ~((2u << (is_file ? kr : kf)) - 1)
+                                                    : e->first & ((1u << (is_file ? kr : kf)) - 1);
+            int j = __builtin_ctz(side), screen = is_file ? j * FILE_NB + kf : kr * FILE_NB + j;
+            sqset_add(from_ok, screen);
+        }
+    }
+    const StepList *hl = &board_horse_attackers[ks];
+    for (int i = 0; i < hl->count; i++)
+        if (b->sq[hl->steps[i].to] == piece_make(them, HORSE) && !b->sq[hl->steps[i].block]) {
+            sqset_add(to_ok, hl->steps[i].to);
+            sqset_add(to_ok, hl->steps[i].block);
+        }
+    const StepList *pl = &board_pawn_attackers[them][ks];
+    for (int i = 0; i < pl->count; i++)
+        if (b->sq[pl->steps[i].to] == piece_make(them, PAWN))
+            sqset_add(to_ok, pl->steps[i].to);
+    sqset_add(from_ok, ks);
+}
+
+/* Keeps the legal moves. In check, only the moves compute_evasion_points()
+ * lets through get the full attack test. Out of check, only general moves
+ * and the moves that compute_risks() flags can expose the general, so only
+ * those get it. */
 static void filter_legal(const Board *b, MoveList *l)
 {
     int n = 0;
     if (b->hist[b->ply].check) {
-        for (int i = 0; i < l->count; i++)
-            if (king_safe_after(b, move_from(l->moves[i]), move_to(l->moves[i])))
-                l->moves[n++] = l->moves[i];
+        SqSet to_ok, from_ok;
+        compute_evasion_points(b, &to_ok, &from_ok);
+        for (int i = 0; i < l->count; i++) {
+            Move m = l->moves[i];
+            int from = move_from(m), to = move_to(m);
+            if ((sqset_has(&from_ok, from) || sqset_has(&to_ok, to)) && king_safe_after(b, from, to))
+                l->moves[n++] = m;
+        }
         l->count = n;
         return;
     }

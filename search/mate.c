@@ -24,17 +24,25 @@
 #define PN_INF 100000000u
 
 /* One table entry: the df-pn numbers of a position for a given number of
- * plies left and quiet-move budget (both are folded into the key). */
+ * plies left and quiet-move budget (both are folded into the key). 20 bytes,
+ * so that a bucket of MATE_BUCKET_ENTRIES is one 64-byte cache line: a probe
+ * costs one miss at most, and the expansion's prefetch covers all of it. */
 typedef struct PnEntry {
-    uint64_t key;
+    uint32_t key_lo, key_hi; /* the whole 64-bit key: a false hit could fake a proof */
     uint32_t pn, dn;
-    uint32_t work;  /* nodes spent below: the replacement priority */
-    Move move;      /* attacker: the proving (or best) move; defender: an escape */
-    uint8_t len;    /* when proven: mate in this many plies (0: mated here) */
-    uint8_t pad;
+    Move move;    /* attacker: the proving (or best) move; defender: an escape */
+    uint8_t len;  /* when proven: mate in this many plies (0: mated here) */
+    uint8_t work; /* bit length of the nodes spent below: the replacement priority */
 } PnEntry;
 
-enum { PN_BUCKET = 4 };
+enum { MATE_BUCKET_ENTRIES = 3 };
+
+typedef struct PnBucket {
+    PnEntry e[MATE_BUCKET_ENTRIES];
+    uint32_t pad;
+} PnBucket;
+
+_Static_assert(sizeof(PnBucket) == 64, "a prover bucket must fill one cache line");
 
 /* A child of the node being expanded, with its table key and the numbers
  * it starts with when the table knows nothing of it. */
@@ -54,8 +62,8 @@ typedef struct PnProver {
     int root_ply;
     int attacker;
     bool r60_in_key;      /* the natural limit can fall inside the tree */
-    PnEntry *table;
-    uint64_t mask;        /* entry count - 1 */
+    PnBucket *table;
+    uint64_t mask;        /* bucket count - 1 */
     PnChild *kids;        /* MAX_MOVES children per recursion level */
     int levels;
     const Move *only;     /* root move list */
@@ -118,52 +126,63 @@ static uint64_t pn_key(const PnProver *p, int d, int q)
 static void pn_prefetch(const PnProver *p, uint64_t key)
 {
 #if defined(__GNUC__)
-    __builtin_prefetch(&p->table[key & p->mask & ~(uint64_t)(PN_BUCKET - 1)]);
+    __builtin_prefetch(&p->table[key & p->mask]);
 #else
     (void)p;
     (void)key;
 #endif
 }
 
+static bool pn_entry_is(const PnEntry *e, uint64_t key)
+{
+    return e->key_lo == (uint32_t)key && e->key_hi == (uint32_t)(key >> 32);
+}
+
 static const PnEntry *pn_probe(const PnProver *p, uint64_t key)
 {
-    const PnEntry *bucket = &p->table[key & p->mask & ~(uint64_t)(PN_BUCKET - 1)];
-    for (int i = 0; i < PN_BUCKET; i++)
-        if (bucket[i].key == key)
-            return &bucket[i];
+    const PnBucket *bucket = &p->table[key & p->mask];
+    for (int i = 0; i < MATE_BUCKET_ENTRIES; i++)
+        if (pn_entry_is(&bucket->e[i], key))
+            return &bucket->e[i];
     return NULL;
 }
 
+/* Bit length of n: work kept on a log scale fits a byte. */
+static int pn_bits(uint64_t n) { return n ? 64 - __builtin_clzll(n) : 0; }
+
 /* Stores a node; a new key replaces the entry with the least work, solved
- * entries counting as much more work (they are the proof). */
+ * entries counting as much more work (they are the proof). Keys are never
+ * zero in practice; an all-zero entry is empty. */
 static void pn_store(PnProver *p, uint64_t key, uint32_t pn, uint32_t dn, Move move, int len, uint64_t work)
 {
-    PnEntry *bucket = &p->table[key & p->mask & ~(uint64_t)(PN_BUCKET - 1)];
+    PnBucket *bucket = &p->table[key & p->mask];
     PnEntry *e = NULL;
-    for (int i = 0; i < PN_BUCKET; i++)
-        if (bucket[i].key == key)
-            e = &bucket[i];
+    for (int i = 0; i < MATE_BUCKET_ENTRIES; i++)
+        if (pn_entry_is(&bucket->e[i], key))
+            e = &bucket->e[i];
     if (!e) {
-        int pick = 0;
-        uint64_t worst = UINT64_MAX;
-        for (int i = 0; i < PN_BUCKET; i++) {
-            uint64_t w = bucket[i].key == 0 ? 0
-                         : bucket[i].work + ((bucket[i].pn == 0 || bucket[i].dn == 0) ? MATE_SOLVED_WORK : 0);
+        int pick = 0, worst = INT32_MAX;
+        for (int i = 0; i < MATE_BUCKET_ENTRIES; i++) {
+            const PnEntry *c = &bucket->e[i];
+            bool empty = c->key_lo == 0 && c->key_hi == 0;
+            int w = empty ? -1 : c->work + ((c->pn == 0 || c->dn == 0) ? MATE_SOLVED_WORK_BITS : 0);
             if (w < worst) {
                 worst = w;
                 pick = i;
             }
         }
-        e = &bucket[pick];
+        e = &bucket->e[pick];
         e->work = 0;
     }
-    e->key = key;
+    e->key_lo = (uint32_t)key;
+    e->key_hi = (uint32_t)(key >> 32);
     e->pn = pn;
     e->dn = dn;
     e->move = move;
     e->len = (uint8_t)(len < 0 ? 255 : len);
-    uint64_t w = (uint64_t)e->work + work;
-    e->work = w > UINT32_MAX ? UINT32_MAX : (uint32_t)w;
+    /* Adding work on the log scale: the bit length of old + new. */
+    uint64_t old = e->work ? (uint64_t)1 << (e->work - 1) : 0;
+    e->work = (uint8_t)pn_bits(old + work);
 }
 
 static uint32_t pn_add(uint32_t a, uint32_t b)
@@ -545,17 +564,20 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, MateProof *o
     p.root_ply = t->root_ply;
     p.attacker = t->board.side;
     p.r60_in_key = board_rule60(&t->board) + 2 * max_moves >= BOARD_RULE60_PLIES;
-    uint64_t entries = (uint64_t)1 << MATE_TABLE_BITS;
-    /* calloc maps zeroed pages lazily: a short proof touches little of it. */
-    p.table = calloc((size_t)entries, sizeof(PnEntry));
+    uint64_t buckets = (uint64_t)1 << MATE_TABLE_BITS;
+    /* calloc maps zeroed pages lazily, so a short proof touches little of
+     * the table; one spare bucket leaves room to align it to a cache line. */
+    void *table_mem = calloc((size_t)buckets + 1, sizeof(PnBucket));
+    p.table = table_mem ? (PnBucket *)(((uintptr_t)table_mem + sizeof(PnBucket) - 1) & ~(uintptr_t)(sizeof(PnBucket) - 1))
+                        : NULL;
     p.levels = 2 * max_moves + 2;
     p.kids = malloc((size_t)p.levels * MAX_MOVES * sizeof(PnChild));
     if (!p.table || !p.kids) {
-        free(p.table);
+        free(table_mem);
         free(p.kids);
         return false;
     }
-    p.mask = entries - 1;
+    p.mask = buckets - 1;
     p.max_nodes = max_nodes;
     p.timed = s->tm.timed && !s->limits.infinite;
     p.budget_ms = s->tm.hard_ms * MATE_PROVER_TIME_PERCENT / 100;
@@ -624,7 +646,7 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, MateProof *o
     }
     out->nodes = p.nodes;
     free(p.kids);
-    free(p.table);
+    free(table_mem);
     return out->proven;
 }
 

@@ -114,8 +114,9 @@ enum { TT_AGE_WEIGHT = 4 };
 /* ------------------------------------------------------------ mate prover */
 
 /* The mate prover (mate.c, df-pn) runs first when SearchLimits.mate > 0.
- * Its own table holds 2^MATE_TABLE_BITS entries of 24 bytes (48 MB). */
-enum { MATE_TABLE_BITS = 21 };
+ * Its own table holds 2^MATE_TABLE_BITS buckets of 64 bytes, three entries
+ * each (20: 64 MB). */
+enum { MATE_TABLE_BITS = 20 };
 /* Share of a timed search's hard limit (or of its node limit) the prover may
  * use before the normal search takes over. */
 enum { MATE_PROVER_TIME_PERCENT = 60 };
@@ -123,20 +124,20 @@ enum { MATE_PROVER_TIME_PERCENT = 60 };
  * limits only, or infinite), so "go mate N depth D" still ends. */
 enum { MATE_PROVER_MAX_NODES = 20000000 };
 /* Most quiet (non-checking) attacker moves a prover line may hold. */
-enum { MATE_MAX_QUIET = 10 };
+enum { MATE_MAX_QUIET = 14 };
 /* The pass before the wide one allows MATE_FEW_QUIET quiet moves and at
  * most MATE_FEW_QUIET_NODES nodes. */
 enum { MATE_FEW_QUIET = 5 };
 enum { MATE_FEW_QUIET_NODES = 600000 };
 /* Starting proof number of a quiet attacker move (a check starts at the
  * defender's reply count): df-pn turns to quiet moves when checks look hard. */
-enum { MATE_QUIET_PN = 12 };
+enum { MATE_QUIET_PN = 8 };
 /* The 1+epsilon trick: a child's threshold is the second-best number times
  * 1 + 1/MATE_PN_EPSILON_DIV. */
 enum { MATE_PN_EPSILON_DIV = 4 };
 /* Replacement bonus of a proven or disproven table entry over the work
- * spent on an open one. */
-enum { MATE_SOLVED_WORK = 1 << 20 };
+ * spent on an open one, in bits of the work count (2^20 nodes). */
+enum { MATE_SOLVED_WORK_BITS = 20 };
 /* After a proof, tightening (proving a shorter mate) may spend
  * MATE_TIGHTEN_MIN_NODES plus 1/MATE_TIGHTEN_DIV of the nodes of the proof. */
 enum { MATE_TIGHTEN_MIN_NODES = 20000 };
