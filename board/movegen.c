@@ -136,8 +136,31 @@ static inline bool king_safe_after(const Board *b, int from, int to)
 bool board_gives_check(const Board *b, Move m)
 {
     int from = move_from(m), to = move_to(m);
-    int us = b->side;
-    return attacked_virtual(b, b->plist[us ^ 1][0], us, from, to, b->sq[from], false);
+    int us = b->side, them = us ^ 1;
+    int ks = b->plist[them][0], kr = sq_rank(ks), kf = sq_file(ks);
+    int fr = sq_rank(from), ff = sq_file(from), tr = sq_rank(to), tf = sq_file(to);
+    /* As in board_move_gave_check, before the move: line checks (rook,
+     * cannon, facing general) and discovered ones need a square of the move
+     * on the general's rank or file, or a horse leg left, diagonally next to
+     * it. Most moves do neither, and then only the piece itself can check,
+     * as a horse or a pawn. */
+    if (fr == kr || ff == kf || tr == kr || tf == kf || ((fr - kr) * (fr - kr) == 1 && (ff - kf) * (ff - kf) == 1))
+        return attacked_virtual(b, ks, us, from, to, b->sq[from], false);
+    Piece p = b->sq[from];
+    if (p == piece_make(us, HORSE)) {
+        /* The leg is diagonally next to the general, so it is neither from
+         * nor to here. */
+        const StepList *hl = &board_horse_attackers[ks];
+        for (int i = 0; i < hl->count; i++)
+            if (hl->steps[i].to == to)
+                return b->sq[hl->steps[i].block] == PIECE_NONE;
+    } else if (p == piece_make(us, PAWN)) {
+        const StepList *pl = &board_pawn_attackers[us][ks];
+        for (int i = 0; i < pl->count; i++)
+            if (pl->steps[i].to == to)
+                return true;
+    }
+    return false;
 }
 
 /* ------------------------------------------------------------- generation */

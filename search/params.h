@@ -117,18 +117,18 @@ enum { TT_AGE_WEIGHT = 4 };
  * Its own table holds 2^MATE_TABLE_BITS buckets of 64 bytes, three entries
  * each (20: 64 MB). */
 enum { MATE_TABLE_BITS = 20 };
-/* Share of a timed search's hard limit (or of its node limit) the prover may
- * use before the normal search takes over. */
-enum { MATE_PROVER_TIME_PERCENT = 60 };
+/* A mate search first runs the normal search for this share of the hard
+ * limit (or of the node limit), then the prover until MATE_PROVER_TIME_PERCENT
+ * of it has passed since the start, then the normal search again. */
+enum { MATE_FIRST_SEARCH_PERCENT = 15 };
+/* Share of a timed search's hard limit (or of its node limit) after which
+ * the prover gives way to the normal search. */
+enum { MATE_PROVER_TIME_PERCENT = 65 };
 /* Node budget of the prover when the search has no clock (depth or node
  * limits only, or infinite), so "go mate N depth D" still ends. */
 enum { MATE_PROVER_MAX_NODES = 20000000 };
 /* Most quiet (non-checking) attacker moves a prover line may hold. */
 enum { MATE_MAX_QUIET = 14 };
-/* The pass before the wide one allows MATE_FEW_QUIET quiet moves and at
- * most MATE_FEW_QUIET_NODES nodes. */
-enum { MATE_FEW_QUIET = 5 };
-enum { MATE_FEW_QUIET_NODES = 600000 };
 /* Starting proof number of a quiet attacker move (a check starts at the
  * defender's reply count): df-pn turns to quiet moves when checks look hard. */
 enum { MATE_QUIET_PN = 8 };

@@ -151,7 +151,9 @@ typedef struct SearchThread {
     int root_depth;                 /* depth of the iteration under way */
     int completed_depth;
     int pv_idx;                     /* multi-PV line being searched */
-    bool stopped;                   /* this thread saw the stop flag */
+    bool stopped;                   /* this thread saw the stop flag, or its phase ended */
+    int64_t phase_end_ms;           /* main thread: end of the current phase since the clock start (0: none) */
+    uint64_t phase_nodes;           /* main thread: node count that ends the current phase (0: none) */
     SearchStats stats;
     StackEntry stack[MAX_PLY + 8];
     int pv_len[MAX_PLY + 1];
