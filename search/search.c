@@ -720,7 +720,8 @@ static void iterate(SearchThread *t)
     Move last_best = MOVE_NONE;
     int last_score = 0;
 
-    for (int depth = 1 + (main_thread ? 0 : (t->id & 1)); depth <= max_depth; depth++) {
+    const int first_depth = t->start_depth > 0 ? t->start_depth : 1 + (main_thread ? 0 : (t->id & 1));
+    for (int depth = first_depth; depth <= max_depth; depth++) {
         t->root_depth = depth;
         t->seldepth = 0;
         for (int i = 0; i < t->root_count; i++)
@@ -908,6 +909,7 @@ static void thread_reset(SearchThread *t, const Searcher *s, const RootMove *roo
     t->stopped = false;
     t->phase_end_ms = 0;
     t->phase_nodes = 0;
+    t->start_depth = 0;
     memset(&t->stats, 0, sizeof t->stats);
     memset(t->stack, 0, sizeof t->stack);
     memset(t->pv_len, 0, sizeof t->pv_len);
@@ -1010,6 +1012,9 @@ static void mate_search(SearchThread *t)
     }
     if (mate_step(t) || atomic_load(&s->stop))
         return;
+    /* The iterations phase 1 completed stand: its root order and the
+     * history tables are still there, so the search resumes after them. */
+    t->start_depth = t->completed_depth + 1;
     iterate(t);
 }
 

@@ -154,6 +154,7 @@ typedef struct SearchThread {
     bool stopped;                   /* this thread saw the stop flag, or its phase ended */
     int64_t phase_end_ms;           /* main thread: end of the current phase since the clock start (0: none) */
     uint64_t phase_nodes;           /* main thread: node count that ends the current phase (0: none) */
+    int start_depth;                /* first iteration of iterate() (0: from the start) */
     SearchStats stats;
     StackEntry stack[MAX_PLY + 8];
     int pv_len[MAX_PLY + 1];
