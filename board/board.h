@@ -198,6 +198,8 @@ static inline int board_rule60_after(const Board *b, Move m) { return board_is_c
 void board_generate(const Board *b, GenType type, MoveList *list);
 /* Number of legal moves; cheaper than generating. */
 int board_count_legal(const Board *b);
+/* Whether the side to move has any legal move (stops at the first). */
+bool board_has_legal_move(const Board *b);
 uint64_t board_perft(Board *b, int depth);
 
 /* ----------------------------------------------------------- game state */

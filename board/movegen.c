@@ -494,6 +494,50 @@ void board_generate(const Board *b, GenType type, MoveList *list)
     filter_legal(b, list);
 }
 
+/* Whether the side to move has a legal move: generated piece by piece, the
+ * general first, and tested only until one passes (a mate test usually
+ * stops at the first general step). */
+bool board_has_legal_move(const Board *b)
+{
+    const bool check = b->hist[b->ply].check;
+    SqSet a, c; /* arrival and departure points: to_ok and from_ok in check, else to_risk and from_risk */
+    if (check)
+        compute_evasion_points(b, &a, &c);
+    else
+        compute_risks(b, &c, &a);
+    int us = b->side;
+    const uint8_t *pl = b->plist[us];
+    for (int i = 0; i < SLOT_NB; i++) {
+        int from = pl[i];
+        if (from == SQ_NONE)
+            continue;
+        MoveList l;
+        l.count = 0;
+        const int want = WANT_QUIETS | WANT_CAPTURES;
+        if (i == 0)
+            gen_steps(b, &l, from, &board_king_steps[from], want);
+        else if (i <= 2)
+            gen_steps(b, &l, from, &board_advisor_steps[from], want);
+        else if (i <= 4)
+            gen_steps(b, &l, from, &board_elephant_steps[from], want);
+        else if (i <= 6)
+            gen_steps(b, &l, from, &board_horse_steps[from], want);
+        else if (i <= 10)
+            gen_slider(b, &l, from, i >= 9, want);
+        else
+            gen_steps(b, &l, from, &board_pawn_steps[us][from], want);
+        for (int j = 0; j < l.count; j++) {
+            int to = move_to(l.moves[j]);
+            /* The same rules as filter_legal: in check, only flagged moves
+             * can be legal; out of check, only flagged moves need a test. */
+            bool flagged = sqset_has(&c, from) || sqset_has(&a, to);
+            if (flagged ? king_safe_after(b, from, to) : !check)
+                return true;
+        }
+    }
+    return false;
+}
+
 uint64_t board_perft(Board *b, int depth)
 {
     if (depth <= 0)

@@ -485,7 +485,7 @@ GameResult board_game_result(Board *b, GameReason *reason)
     GameReason why = REASON_NONE;
 
     /* 1. No legal move loses, in check or not. */
-    if (board_count_legal(b) == 0) {
+    if (!board_has_legal_move(b)) {
         result = side_loses;
         why = board_in_check(b) ? REASON_CHECKMATE : REASON_STALEMATE;
     } else {

@@ -249,7 +249,7 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
             if (d < 3) {
                 /* Only a mate (or stalemate) at once counts here. */
                 board_make(b, m);
-                bool mated = board_count_legal(b) == 0;
+                bool mated = !board_has_legal_move(b);
                 board_unmake(b);
                 if (mated) {
                     *mate = m;

@@ -131,7 +131,7 @@ static bool rule_verdict(SearchThread *t, int ply, int *score)
         }
     }
     if (r60 >= BOARD_RULE60_PLIES) {
-        *score = board_count_legal(b) == 0 ? -(SCORE_MATE - ply) : DRAW_SCORE;
+        *score = !board_has_legal_move(b) ? -(SCORE_MATE - ply) : DRAW_SCORE;
         return true;
     }
     if (board_insufficient_material(b)) {

@@ -2,9 +2,10 @@
  * separately written reference: the reference scans a 10x9 grid with plain
  * loops and shares no table or helper with board/. For every test position
  * the set of legal (from, to) pairs must agree, and so must board_is_legal()
- * on all 90x90 pairs, board_gives_check(), the capture/quiet split and
- * board_count_legal(). Positions: every perft.epd position and positions
- * reached by seeded random legal play. */
+ * on all 90x90 pairs, board_gives_check(), the capture/quiet split,
+ * board_count_legal() and board_has_legal_move() (also after every legal
+ * move, where the checks are). Positions: every perft.epd position and
+ * positions reached by seeded random legal play. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -174,6 +175,7 @@ static void crosscheck(Board *b)
                 Grid h;
                 grid_from_board(b, &h);
                 CHECK(gives == board_in_check(b));
+                CHECK(board_has_legal_move(b) == (board_count_legal(b) > 0));
                 CHECK(board_in_check(b) == ref_in_check(&h, b->side));
                 board_unmake(b);
             }
@@ -182,6 +184,7 @@ static void crosscheck(Board *b)
     CHECK_EQ_INT(all.count, ref_count);
     CHECK_EQ_INT(caps.count + quiets.count, all.count);
     CHECK_EQ_INT(board_count_legal(b), all.count);
+    CHECK(board_has_legal_move(b) == (all.count > 0));
     if (board_in_check(b)) {
         MoveList ev;
         board_generate(b, GEN_EVASIONS, &ev);
