@@ -447,11 +447,94 @@ static int count_tested(const Board *b, int from)
     return n;
 }
 
+/* The pseudo-legal moves of the piece in plist slot i, standing on from. */
+static void gen_piece(const Board *b, MoveList *l, int i, int from)
+{
+    const int want = WANT_QUIETS | WANT_CAPTURES;
+    l->count = 0;
+    if (i == 0)
+        gen_steps(b, l, from, &board_king_steps[from], want);
+    else if (i <= 2)
+        gen_steps(b, l, from, &board_advisor_steps[from], want);
+    else if (i <= 4)
+        gen_steps(b, l, from, &board_elephant_steps[from], want);
+    else if (i <= 6)
+        gen_steps(b, l, from, &board_horse_steps[from], want);
+    else if (i <= 10)
+        gen_slider(b, l, from, i >= 9, want);
+    else
+        gen_steps(b, l, from, &board_pawn_steps[b->side][from], want);
+}
+
+/* Legal moves in check, counted: only the moves compute_evasion_points()
+ * lets through are tested, and a rook or cannon with no such point on its
+ * rank or file (and not a screen) is not even generated. */
+static int count_evasions(const Board *b)
+{
+    SqSet to_ok, from_ok;
+    compute_evasion_points(b, &to_ok, &from_ok);
+    unsigned ranks = 0, files = 0;
+    for (int w = 0; w < 2; w++)
+        for (uint64_t bits = to_ok.w[w]; bits; bits &= bits - 1) {
+            int sq = w * 64 + __builtin_ctzll(bits);
+            ranks |= 1u << sq_rank(sq);
+            files |= 1u << sq_file(sq);
+        }
+    const uint8_t *pl = b->plist[b->side];
+    int n = 0;
+    for (int i = 0; i < SLOT_NB; i++) {
+        int from = pl[i];
+        if (from == SQ_NONE)
+            continue;
+        bool leaves_ok = sqset_has(&from_ok, from);
+        if (i >= 7 && i <= 10 && !leaves_ok && !((ranks >> sq_rank(from)) & 1) && !((files >> sq_file(from)) & 1))
+            continue;
+        MoveList l;
+        gen_piece(b, &l, i, from);
+        for (int j = 0; j < l.count; j++) {
+            int to = move_to(l.moves[j]);
+            if ((leaves_ok || sqset_has(&to_ok, to)) && king_safe_after(b, from, to))
+                n++;
+        }
+    }
+    return n;
+}
+
+/* Whether the side to move has a legal move: generated piece by piece, the
+ * general first, and tested only until one passes (a mate test usually
+ * stops at the first general step). */
+bool board_has_legal_move(const Board *b)
+{
+    const bool check = b->hist[b->ply].check;
+    SqSet a, c; /* arrival and departure points: to_ok and from_ok in check, else to_risk and from_risk */
+    if (check)
+        compute_evasion_points(b, &a, &c);
+    else
+        compute_risks(b, &c, &a);
+    const uint8_t *pl = b->plist[b->side];
+    for (int i = 0; i < SLOT_NB; i++) {
+        int from = pl[i];
+        if (from == SQ_NONE)
+            continue;
+        MoveList l;
+        gen_piece(b, &l, i, from);
+        for (int j = 0; j < l.count; j++) {
+            int to = move_to(l.moves[j]);
+            /* The same rules as filter_legal: in check, only flagged moves
+             * can be legal; out of check, only flagged moves need a test. */
+            bool flagged = sqset_has(&c, from) || sqset_has(&a, to);
+            if (flagged ? king_safe_after(b, from, to) : !check)
+                return true;
+        }
+    }
+    return false;
+}
+
 int board_count_legal(const Board *b)
 {
     SqSet from_risk, to_risk;
     if (b->hist[b->ply].check)
-        goto slow;
+        return count_evasions(b);
     compute_risks(b, &from_risk, &to_risk);
     /* A piece arriving between the general and a bare cannon is rare enough
      * to take the listing path. */
@@ -492,50 +575,6 @@ void board_generate(const Board *b, GenType type, MoveList *list)
     int want = type == GEN_CAPTURES ? WANT_CAPTURES : type == GEN_QUIETS ? WANT_QUIETS : WANT_QUIETS | WANT_CAPTURES;
     gen_pseudo(b, list, want);
     filter_legal(b, list);
-}
-
-/* Whether the side to move has a legal move: generated piece by piece, the
- * general first, and tested only until one passes (a mate test usually
- * stops at the first general step). */
-bool board_has_legal_move(const Board *b)
-{
-    const bool check = b->hist[b->ply].check;
-    SqSet a, c; /* arrival and departure points: to_ok and from_ok in check, else to_risk and from_risk */
-    if (check)
-        compute_evasion_points(b, &a, &c);
-    else
-        compute_risks(b, &c, &a);
-    int us = b->side;
-    const uint8_t *pl = b->plist[us];
-    for (int i = 0; i < SLOT_NB; i++) {
-        int from = pl[i];
-        if (from == SQ_NONE)
-            continue;
-        MoveList l;
-        l.count = 0;
-        const int want = WANT_QUIETS | WANT_CAPTURES;
-        if (i == 0)
-            gen_steps(b, &l, from, &board_king_steps[from], want);
-        else if (i <= 2)
-            gen_steps(b, &l, from, &board_advisor_steps[from], want);
-        else if (i <= 4)
-            gen_steps(b, &l, from, &board_elephant_steps[from], want);
-        else if (i <= 6)
-            gen_steps(b, &l, from, &board_horse_steps[from], want);
-        else if (i <= 10)
-            gen_slider(b, &l, from, i >= 9, want);
-        else
-            gen_steps(b, &l, from, &board_pawn_steps[us][from], want);
-        for (int j = 0; j < l.count; j++) {
-            int to = move_to(l.moves[j]);
-            /* The same rules as filter_legal: in check, only flagged moves
-             * can be legal; out of check, only flagged moves need a test. */
-            bool flagged = sqset_has(&c, from) || sqset_has(&a, to);
-            if (flagged ? king_safe_after(b, from, to) : !check)
-                return true;
-        }
-    }
-    return false;
 }
 
 uint64_t board_perft(Board *b, int depth)
