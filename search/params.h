@@ -120,7 +120,7 @@ enum { MATE_TABLE_BITS = 20 };
 /* A mate search first runs the normal search for this share of the hard
  * limit (or of the node limit), then the prover until MATE_PROVER_TIME_PERCENT
  * of it has passed since the start, then the normal search again. */
-enum { MATE_FIRST_SEARCH_PERCENT = 10 };
+enum { MATE_FIRST_SEARCH_PERCENT = 15 };
 /* Share of a timed search's hard limit (or of its node limit) after which
  * the prover gives way to the normal search. */
 enum { MATE_PROVER_TIME_PERCENT = 65 };
