@@ -224,6 +224,9 @@ RepVerdict board_repetition(Board *b, int root_ply, int before_root_count);
  * not among the same-side positions since the last capture), so that
  * board_repetition would say REP_NONE there: lets callers skip making m. */
 bool board_may_repeat_after(const Board *b, Move m);
+/* The same, for callers that already hold board_key_after(b, m) and
+ * board_rule60_after(b, m). */
+bool board_may_repeat_key(const Board *b, uint64_t key_after, int rule60_after);
 
 /* Neither side has a rook, horse, cannon or pawn. */
 bool board_insufficient_material(const Board *b);

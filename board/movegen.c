@@ -98,23 +98,29 @@ bool board_king_attacked(const Board *b, int color)
     return attacked_virtual(b, b->plist[color][0], color ^ 1, -1, -1, PIECE_NONE, false);
 }
 
-bool board_move_gave_check(const Board *b, int from, int to)
+/* Whether a move from `from` to `to` can check the general on ks through a
+ * line (rook, cannon, facing general) or a discovered attack: that needs a
+ * square of the move on the general's rank or file, or a horse leg left,
+ * which is diagonally next to it. */
+static inline bool move_near_check_lines(int ks, int from, int to)
 {
-    int them = b->side, us = them ^ 1;
-    int ks = b->plist[them][0], kr = sq_rank(ks), kf = sq_file(ks);
+    int kr = sq_rank(ks), kf = sq_file(ks);
     int fr = sq_rank(from), ff = sq_file(from), tr = sq_rank(to), tf = sq_file(to);
-    /* Line attacks (rook, cannon, facing general) and discovered ones need a
-     * square of the move on the general's rank or file; a discovered horse
-     * check needs the move to leave a leg, which is diagonally next to it. */
-    if (fr == kr || ff == kf || tr == kr || tf == kf || ((fr - kr) * (fr - kr) == 1 && (ff - kf) * (ff - kf) == 1))
-        return board_king_attacked(b, them);
-    /* Otherwise only the moved piece itself can check, as a horse or pawn. */
-    Piece p = b->sq[to];
+    return fr == kr || ff == kf || tr == kr || tf == kf ||
+           ((fr - kr) * (fr - kr) == 1 && (ff - kf) * (ff - kf) == 1);
+}
+
+/* For a move that is not near the check lines: does piece p of colour us,
+ * standing on `to`, check the general on ks itself? Only a horse or a pawn
+ * can; a horse's leg is diagonally next to the general, so it is neither
+ * square of the move and the board tells whether it is free. */
+static bool leaper_checks(const Board *b, Piece p, int us, int ks, int to)
+{
     if (p == piece_make(us, HORSE)) {
         const StepList *hl = &board_horse_attackers[ks];
         for (int i = 0; i < hl->count; i++)
-            if (hl->steps[i].to == to && b->sq[hl->steps[i].block] == PIECE_NONE)
-                return true;
+            if (hl->steps[i].to == to)
+                return b->sq[hl->steps[i].block] == PIECE_NONE;
     } else if (p == piece_make(us, PAWN)) {
         const StepList *pl = &board_pawn_attackers[us][ks];
         for (int i = 0; i < pl->count; i++)
@@ -122,6 +128,15 @@ bool board_move_gave_check(const Board *b, int from, int to)
                 return true;
     }
     return false;
+}
+
+bool board_move_gave_check(const Board *b, int from, int to)
+{
+    int them = b->side, us = them ^ 1;
+    int ks = b->plist[them][0];
+    if (move_near_check_lines(ks, from, to))
+        return board_king_attacked(b, them);
+    return leaper_checks(b, b->sq[to], us, ks, to);
 }
 
 /* Does the move leave the mover's own general safe? */
@@ -135,32 +150,13 @@ static inline bool king_safe_after(const Board *b, int from, int to)
 
 bool board_gives_check(const Board *b, Move m)
 {
+    /* board_move_gave_check's test, before the move: most moves are not
+     * near the check lines and need no attack scan. */
     int from = move_from(m), to = move_to(m);
-    int us = b->side, them = us ^ 1;
-    int ks = b->plist[them][0], kr = sq_rank(ks), kf = sq_file(ks);
-    int fr = sq_rank(from), ff = sq_file(from), tr = sq_rank(to), tf = sq_file(to);
-    /* As in board_move_gave_check, before the move: line checks (rook,
-     * cannon, facing general) and discovered ones need a square of the move
-     * on the general's rank or file, or a horse leg left, diagonally next to
-     * it. Most moves do neither, and then only the piece itself can check,
-     * as a horse or a pawn. */
-    if (fr == kr || ff == kf || tr == kr || tf == kf || ((fr - kr) * (fr - kr) == 1 && (ff - kf) * (ff - kf) == 1))
+    int us = b->side, ks = b->plist[us ^ 1][0];
+    if (move_near_check_lines(ks, from, to))
         return attacked_virtual(b, ks, us, from, to, b->sq[from], false);
-    Piece p = b->sq[from];
-    if (p == piece_make(us, HORSE)) {
-        /* The leg is diagonally next to the general, so it is neither from
-         * nor to here. */
-        const StepList *hl = &board_horse_attackers[ks];
-        for (int i = 0; i < hl->count; i++)
-            if (hl->steps[i].to == to)
-                return b->sq[hl->steps[i].block] == PIECE_NONE;
-    } else if (p == piece_make(us, PAWN)) {
-        const StepList *pl = &board_pawn_attackers[us][ks];
-        for (int i = 0; i < pl->count; i++)
-            if (pl->steps[i].to == to)
-                return true;
-    }
-    return false;
+    return leaper_checks(b, b->sq[from], us, ks, to);
 }
 
 /* ------------------------------------------------------------- generation */
@@ -427,43 +423,30 @@ static inline int count_slider(const Board *b, int from, bool cannon)
 }
 
 /* Legal moves of the piece on `from`, one by one (for flagged pieces). */
+/* The pseudo-legal moves of the piece standing on from. */
+static void gen_piece(const Board *b, MoveList *l, int from)
+{
+    const int want = WANT_QUIETS | WANT_CAPTURES;
+    l->count = 0;
+    switch (piece_type(b->sq[from])) {
+    case KING: gen_steps(b, l, from, &board_king_steps[from], want); break;
+    case ADVISOR: gen_steps(b, l, from, &board_advisor_steps[from], want); break;
+    case ELEPHANT: gen_steps(b, l, from, &board_elephant_steps[from], want); break;
+    case HORSE: gen_steps(b, l, from, &board_horse_steps[from], want); break;
+    case ROOK: gen_slider(b, l, from, false, want); break;
+    case CANNON: gen_slider(b, l, from, true, want); break;
+    default: gen_steps(b, l, from, &board_pawn_steps[b->side][from], want); break;
+    }
+}
+
 static int count_tested(const Board *b, int from)
 {
     MoveList l;
-    l.count = 0;
-    int us = b->side, t = piece_type(b->sq[from]);
-    switch (t) {
-    case KING: gen_steps(b, &l, from, &board_king_steps[from], WANT_QUIETS | WANT_CAPTURES); break;
-    case ADVISOR: gen_steps(b, &l, from, &board_advisor_steps[from], WANT_QUIETS | WANT_CAPTURES); break;
-    case ELEPHANT: gen_steps(b, &l, from, &board_elephant_steps[from], WANT_QUIETS | WANT_CAPTURES); break;
-    case HORSE: gen_steps(b, &l, from, &board_horse_steps[from], WANT_QUIETS | WANT_CAPTURES); break;
-    case ROOK: gen_slider(b, &l, from, false, WANT_QUIETS | WANT_CAPTURES); break;
-    case CANNON: gen_slider(b, &l, from, true, WANT_QUIETS | WANT_CAPTURES); break;
-    default: gen_steps(b, &l, from, &board_pawn_steps[us][from], WANT_QUIETS | WANT_CAPTURES); break;
-    }
+    gen_piece(b, &l, from);
     int n = 0;
     for (int i = 0; i < l.count; i++)
         n += king_safe_after(b, from, move_to(l.moves[i]));
     return n;
-}
-
-/* The pseudo-legal moves of the piece in plist slot i, standing on from. */
-static void gen_piece(const Board *b, MoveList *l, int i, int from)
-{
-    const int want = WANT_QUIETS | WANT_CAPTURES;
-    l->count = 0;
-    if (i == 0)
-        gen_steps(b, l, from, &board_king_steps[from], want);
-    else if (i <= 2)
-        gen_steps(b, l, from, &board_advisor_steps[from], want);
-    else if (i <= 4)
-        gen_steps(b, l, from, &board_elephant_steps[from], want);
-    else if (i <= 6)
-        gen_steps(b, l, from, &board_horse_steps[from], want);
-    else if (i <= 10)
-        gen_slider(b, l, from, i >= 9, want);
-    else
-        gen_steps(b, l, from, &board_pawn_steps[b->side][from], want);
 }
 
 /* Legal moves in check, counted: only the moves compute_evasion_points()
@@ -487,10 +470,12 @@ static int count_evasions(const Board *b)
         if (from == SQ_NONE)
             continue;
         bool leaves_ok = sqset_has(&from_ok, from);
-        if (i >= 7 && i <= 10 && !leaves_ok && !((ranks >> sq_rank(from)) & 1) && !((files >> sq_file(from)) & 1))
+        int type = piece_type(b->sq[from]);
+        if ((type == ROOK || type == CANNON) && !leaves_ok && !((ranks >> sq_rank(from)) & 1) &&
+            !((files >> sq_file(from)) & 1))
             continue;
         MoveList l;
-        gen_piece(b, &l, i, from);
+        gen_piece(b, &l, from);
         for (int j = 0; j < l.count; j++) {
             int to = move_to(l.moves[j]);
             if ((leaves_ok || sqset_has(&to_ok, to)) && king_safe_after(b, from, to))
@@ -517,7 +502,7 @@ bool board_has_legal_move(const Board *b)
         if (from == SQ_NONE)
             continue;
         MoveList l;
-        gen_piece(b, &l, i, from);
+        gen_piece(b, &l, from);
         for (int j = 0; j < l.count; j++) {
             int to = move_to(l.moves[j]);
             /* The same rules as filter_legal: in check, only flagged moves

@@ -443,20 +443,24 @@ static RepVerdict repetition_judge(Board *b, int root_ply, int before_root_count
     return REP_NONE;
 }
 
-bool board_may_repeat_after(const Board *b, Move m)
+bool board_may_repeat_key(const Board *b, uint64_t key_after, int rule60_after)
 {
     /* The scan of repetition_judge, for the position one ply ahead. */
     const int ply = b->ply + 1;
-    int window = board_rule60_after(b, m);
+    int window = rule60_after;
     if (window > ply)
         window = ply;
     if (window < 4)
         return false;
-    const uint64_t key = board_key_after(b, m);
     for (int j = ply - 4; j >= ply - window; j -= 2)
-        if (b->hist[j].key == key)
+        if (b->hist[j].key == key_after)
             return true;
     return false;
+}
+
+bool board_may_repeat_after(const Board *b, Move m)
+{
+    return board_may_repeat_key(b, board_key_after(b, m), board_rule60_after(b, m));
 }
 
 RepVerdict board_repetition(Board *b, int root_ply, int before_root_count)

@@ -3,10 +3,10 @@
  *
  * Move rules. The attacker (the side to move at the root) tries checking
  * moves, any evasion when in check, and a limited number of quiet moves per
- * line (none, then MATE_MAX_QUIET, in two passes); a
- * quiet move starts with a higher proof number so that df-pn turns to it
- * only when the checks look hard. The defender tries every legal reply. A side without a
- * legal move is mated (stalemate loses too). A repetition of a position of
+ * line (none, then MATE_MAX_QUIET, in two passes); a quiet move starts with
+ * a higher proof number so that df-pn turns to it only when the checks look
+ * hard. The defender tries every legal reply. A side without a legal move is
+ * mated (stalemate loses too). A repetition of a position of
  * the current path, or the natural limit, counts as an escape for the
  * defender, so a proof is never a line the defender could leave by repeating.
  * Lines are bounded to 2N-1 plies; a proof is then tightened (re-proved with
@@ -262,8 +262,8 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
          * reaches the natural limit, can end the attack by rule; the others
          * need not be made to rule it out. */
         const int r60 = board_rule60_after(b, m);
-        const bool rule_possible = r60 >= BOARD_RULE60_PLIES || board_may_repeat_after(b, m);
         const uint64_t key_after = board_key_after(b, m);
+        const bool rule_possible = r60 >= BOARD_RULE60_PLIES || board_may_repeat_key(b, key_after, r60);
         if (attacker) {
             const uint8_t cq = (uint8_t)(check || evading ? q : q - 1);
             const uint64_t key = pn_key_of(p, key_after, r60, d - 1, cq);
@@ -415,14 +415,12 @@ static void pn_mid(PnProver *p, int d, int q, int lvl, bool root, uint64_t key, 
             int len = -1;
             if (pn == 0) {
                 if (attacker) {
-                    /* The shortest proven child proves the node. */
+                    /* The shortest proven child proves the node (every
+                     * child's numbers were just read into kids). */
                     int shortest = -1;
                     for (int i = 0; i < n; i++) {
-                        uint32_t cpn, cdn;
-                        int clen;
-                        pn_child(p, &kids[i], &cpn, &cdn, &clen);
-                        if (cpn == 0 && clen >= 0 && (shortest < 0 || clen < shortest)) {
-                            shortest = clen;
+                        if (kids[i].pn == 0 && kids[i].len >= 0 && (shortest < 0 || kids[i].len < shortest)) {
+                            shortest = kids[i].len;
                             mv = kids[i].move;
                         }
                     }

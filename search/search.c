@@ -1039,7 +1039,7 @@ SearchResult search_execute(Searcher *s)
             started++;
         }
         pthread_attr_destroy(&attr);
-        /* Proven mates need no tree search. */
+        /* Mate searches mix the normal search with the mate prover. */
         if (s->limits.mate > 0)
             mate_search(main_t);
         else
