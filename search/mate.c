@@ -542,7 +542,8 @@ static int pn_main_line(PnProver *p, int d, int q, int len, Move *pv, int max)
 
 /* ------------------------------------------------------------- driver */
 
-bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, MateProof *out)
+bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_percent, MateProofFn on_proof,
+                MateProof *out)
 {
     Searcher *s = t->s;
     memset(out, 0, sizeof *out);
@@ -578,12 +579,12 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, MateProof *o
     p.mask = buckets - 1;
     p.max_nodes = max_nodes;
     p.timed = s->tm.timed && !s->limits.infinite;
-    p.budget_ms = s->tm.hard_ms * MATE_PROVER_TIME_PERCENT / 100;
+    p.budget_ms = s->tm.hard_ms * share_percent / 100;
     if (!p.timed && p.max_nodes == 0)
         p.max_nodes = MATE_PROVER_MAX_NODES;
     /* A node limit is shared like the clock: the prover's nodes count
      * against it, so the search after it needs its share left. */
-    uint64_t share = s->limits.nodes / 100 * MATE_PROVER_TIME_PERCENT;
+    uint64_t share = s->limits.nodes / 100 * (uint64_t)share_percent;
     share = share > t->nodes ? share - t->nodes : 0; /* what the search before used */
     if (s->limits.nodes && (p.max_nodes == 0 || share < p.max_nodes))
         p.max_nodes = share > 0 ? share : 1;
@@ -614,6 +615,12 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, MateProof *o
         out->proven = true;
         out->moves = (len + 1) / 2;
         out->pv_len = pn_main_line(&p, d, q, len, out->pv, MAX_PLY);
+        /* Report the proof before tightening: it already meets the bound
+         * of max_moves, and tightening may take a sixth of the time again. */
+        if (on_proof && out->pv_len > 0) {
+            out->nodes = p.nodes;
+            on_proof(t, out);
+        }
         uint64_t spent = p.nodes;
         p.run_limit = spent + MATE_TIGHTEN_MIN_NODES + spent / MATE_TIGHTEN_DIV;
         while (len > 1 && !p.stopped && !p.run_stopped) {
@@ -629,6 +636,10 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, MateProof *o
             out->moves = (len + 1) / 2;
             out->pv_len = pv_len;
             memcpy(out->pv, pv, (size_t)pv_len * sizeof(Move));
+            if (on_proof && pv_len > 0) {
+                out->nodes = p.nodes;
+                on_proof(t, out);
+            }
         }
         if (out->pv_len == 0) {
             /* Should not happen: the root entry names its proving move. */
@@ -651,5 +662,5 @@ int search_test_mate_prove(Searcher *s, const Board *b, int max_moves, uint64_t 
     search_limits_init(&l);
     l.mate = max_moves;
     search_prepare(s, b, &l, NULL);
-    return mate_prove(s->threads[0], max_moves, max_nodes, out) ? out->moves : 0;
+    return mate_prove(s->threads[0], max_moves, max_nodes, MATE_PROVER_TIME_PERCENT, NULL, out) ? out->moves : 0;
 }

@@ -946,26 +946,22 @@ void search_prepare(Searcher *s, const Board *b, const SearchLimits *l, const Se
         thread_reset(s->threads[i], s, s->root_moves, s->root_count);
 }
 
-/* The mate prover's turn in a "go mate N" search (see mate_search). On a
- * proof the root line is filled and reported as if an iteration of that
- * depth had found it. */
-static bool mate_step(SearchThread *t)
+/* Puts a proof of the mate prover at the head of the root list and reports
+ * it as if an iteration of that depth had found it, unless the root list
+ * already holds a mate as short (from the normal search before the prover,
+ * or an earlier proof). Returns false if the proof's first move is not a
+ * root move. */
+static bool install_proof(SearchThread *t, const MateProof *proof)
 {
-    Searcher *s = t->s;
-    MateProof proof;
-    bool proven = mate_prove(t, s->limits.mate, 0, &proof);
-    t->nodes += proof.nodes;
-    publish_nodes(t);
-    if (!proven || proof.pv_len == 0)
+    if (proof->pv_len == 0)
         return false;
     int idx = -1;
     for (int i = 0; i < t->root_count; i++)
-        if (t->roots[i].move == proof.pv[0])
+        if (t->roots[i].move == proof->pv[0])
             idx = i;
     if (idx < 0)
         return false;
-    /* The normal search before the prover may hold a mate as short. */
-    int plies = 2 * proof.moves - 1;
+    int plies = 2 * proof->moves - 1;
     if (t->roots[0].score >= SCORE_MATE - plies)
         return true;
     /* Bring the proving move to the front, keeping the others' order. */
@@ -973,8 +969,8 @@ static bool mate_step(SearchThread *t)
     memmove(&t->roots[1], &t->roots[0], (size_t)idx * sizeof(RootMove));
     rm.score = rm.prev_score = SCORE_MATE - plies;
     rm.seldepth = plies;
-    rm.pv_len = proof.pv_len;
-    memcpy(rm.pv, proof.pv, (size_t)proof.pv_len * sizeof(Move));
+    rm.pv_len = proof->pv_len;
+    memcpy(rm.pv, proof->pv, (size_t)proof->pv_len * sizeof(Move));
     t->roots[0] = rm;
     t->completed_depth = plies;
     t->seldepth = plies;
@@ -982,13 +978,43 @@ static bool mate_step(SearchThread *t)
     return true;
 }
 
+/* The prover's report of each proof (MateProofFn): the first one is shown
+ * at once, so a puzzle counts as solved before tightening ends. */
+static void on_mate_proof(SearchThread *t, const MateProof *proof)
+{
+    /* The node count shown with the line includes the prover's so far. */
+    uint64_t before = t->nodes;
+    t->nodes += proof->nodes;
+    publish_nodes(t);
+    install_proof(t, proof);
+    t->nodes = before;
+}
+
+/* The mate prover's turn in a "go mate N" search (see mate_search). Each
+ * proof is installed and reported as it stands (on_mate_proof). */
+static bool mate_step(SearchThread *t)
+{
+    /* Pieces besides the generals decide the prover's share. */
+    int pieces = -2;
+    for (int side = 0; side < 2; side++)
+        for (int slot = 0; slot < SLOT_NB; slot++)
+            pieces += t->board.plist[side][slot] != SQ_NONE;
+    const int share = pieces <= MATE_SPARSE_PIECES ? MATE_SPARSE_PROVER_PERCENT : MATE_PROVER_TIME_PERCENT;
+    MateProof proof;
+    bool proven = mate_prove(t, t->s->limits.mate, 0, share, on_mate_proof, &proof);
+    t->nodes += proof.nodes;
+    publish_nodes(t);
+    return proven && install_proof(t, &proof);
+}
+
 /* A "go mate N" search on the main thread, in three phases:
  * (1) the normal search, for MATE_FIRST_SEARCH_PERCENT of the clock or of
  *     the node limit: most puzzles fall to it at once, and then the prover
  *     never runs (skipped when the search has neither a clock nor a node
  *     limit, which could not end the phase);
- * (2) the mate prover (mate.c) up to its share, MATE_PROVER_TIME_PERCENT,
- *     counted from the start; a proof ends the search;
+ * (2) the mate prover (mate.c) up to its share, MATE_PROVER_TIME_PERCENT
+ *     counted from the start (MATE_SPARSE_PROVER_PERCENT in sparse
+ *     endings); a proof ends the search;
  * (3) the normal search again in the time left, its table still holding
  *     what phase 1 learnt (it can find mates with quiet attacking moves
  *     that the prover does not try).

@@ -210,12 +210,20 @@ typedef struct MateProof {
     uint64_t nodes;
 } MateProof;
 
+/* Called by the prover with each proof it certifies: the first one, then
+ * every shorter one that tightening finds. The board is at the root. */
+typedef void (*MateProofFn)(SearchThread *t, const MateProof *proof);
+
 /* Proves a mate in at most max_moves moves (checks, forced evasions and up
  * to MATE_MAX_QUIET quiet attacker moves a line) from the root of
  * thread t (its root move list), on t's board, which it restores. Stops at
- * the stop flag, the prover's share of the clock, or max_nodes (0: the
- * default budget of an untimed search). Returns out->proven. */
-bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, MateProof *out);
+ * the stop flag, once share_percent of the clock (or of the node limit) has
+ * passed since the search started, or at max_nodes (0: the default budget
+ * of an untimed search). on_proof (may be NULL) hears of
+ * each proof as soon as it stands, so a caller can report the mate before
+ * tightening ends. Returns out->proven. */
+bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_percent, MateProofFn on_proof,
+                MateProof *out);
 
 /* ------------------------------------------------------------ test hooks */
 
