@@ -364,8 +364,14 @@ static void parse_go(Lexer *lx, UcciCommand *cmd)
             if (take_int(lx, cmd, t, UCCI_NUM_MAX, &v))
                 g->nodes = v;
         } else if (tok_is(t, "mate")) {
-            if (take_int(lx, cmd, t, INT_MAX, &v))
-                g->mate = (int)v;
+            /* A mate takes one move or more: "mate 0" asks for nothing, so
+             * it is refused rather than read as "no mate limit". */
+            if (take_int(lx, cmd, t, INT_MAX, &v)) {
+                if (v >= 1)
+                    g->mate = (int)v;
+                else
+                    warn(cmd, "go: '%s 0' ignored: a mate takes 1 move or more", &t);
+            }
         } else if (tok_is(t, "movetime")) {
             if (take_int(lx, cmd, t, UCCI_NUM_MAX, &v))
                 g->movetime = v;

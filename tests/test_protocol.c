@@ -532,6 +532,12 @@ static void group_badinput(void)
     CHECK(search_to_end(&e, false, line, sizeof line, DRV_TIMEOUT));
     CHECK(bestmove_legal(line, NULL, NULL));
     CHECK_EQ_INT(drv_count(&e, "info string error:"), 1);
+    /* so does "mate 0", which is out of range */
+    drv_mark(&e);
+    drv_send(&e, "go mate 0 depth 2");
+    CHECK(search_to_end(&e, false, line, sizeof line, DRV_TIMEOUT));
+    CHECK(bestmove_legal(line, NULL, NULL));
+    CHECK_EQ_INT(drv_count(&e, "info string error: go: 'mate 0' ignored:"), 1);
     finish(&e, true);
 }
 
