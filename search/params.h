@@ -122,15 +122,19 @@ enum { MATE_TABLE_BITS = 20 };
  * of it has passed since the start, then the normal search again. */
 enum { MATE_FIRST_SEARCH_PERCENT = 15 };
 /* Share of a timed search's hard limit (or of its node limit) after which
- * the prover gives way to the normal search. */
-enum { MATE_PROVER_TIME_PERCENT = 75 };
+ * the prover gives way to the normal search. On mate.epd no puzzle with more
+ * than MATE_SPARSE_PIECES pieces is solved by the last normal-search phase
+ * (those the first phase misses fall to the prover or not at all), so the
+ * prover gets most of the time there: sqyq-037's proof comes at 2.4-3.1 s. */
+enum { MATE_PROVER_TIME_PERCENT = 80 };
 /* In sparse endings, with at most MATE_SPARSE_PIECES pieces besides the two
  * generals, the prover stops at MATE_SPARSE_PROVER_PERCENT instead: their
  * mates are long quiet manoeuvres, which the prover's narrow tree (checks
  * and a few quiet moves) rarely proves, while the normal search's eval
  * drives them well. On mate.epd every puzzle only the prover solves has 10
- * or more pieces; sqyq-451 (4 pieces) needed the normal search's time. */
-enum { MATE_SPARSE_PIECES = 8, MATE_SPARSE_PROVER_PERCENT = 35 };
+ * or more pieces; sqyq-451 (4 pieces) needs 2-3 s of normal search, and
+ * each switch of phase costs the normal search its unfinished iteration. */
+enum { MATE_SPARSE_PIECES = 8, MATE_SPARSE_PROVER_PERCENT = 25 };
 /* Node budget of the prover when the search has no clock (depth or node
  * limits only, or infinite), so "go mate N depth D" still ends. */
 enum { MATE_PROVER_MAX_NODES = 20000000 };
