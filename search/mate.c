@@ -86,7 +86,8 @@ static bool pn_tick(PnProver *p)
     p->nodes++;
     if (p->stopped || p->run_stopped)
         return true;
-    if (atomic_load_explicit(&p->s->stop, memory_order_relaxed)) {
+    if (atomic_load_explicit(&p->s->stop, memory_order_relaxed) ||
+        atomic_load_explicit(&p->s->helper_mate, memory_order_relaxed)) {
         p->stopped = true;
         return true;
     }

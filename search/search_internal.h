@@ -174,6 +174,7 @@ struct Searcher {
 
     /* the search in progress */
     atomic_bool stop;
+    atomic_bool helper_mate;        /* mate search: a helper's last iteration found a mate within limits.mate */
     atomic_bool pondering;
     atomic_bool running;
     _Atomic int64_t clock_start_ms;

@@ -104,6 +104,7 @@ Searcher *searcher_new(void)
     s->nthreads = s->opt.threads;
     init_lmr(s);
     atomic_init(&s->stop, false);
+    atomic_init(&s->helper_mate, false);
     atomic_init(&s->pondering, false);
     atomic_init(&s->running, false);
     atomic_init(&s->clock_start_ms, 0);
