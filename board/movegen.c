@@ -422,7 +422,6 @@ static inline int count_slider(const Board *b, int from, bool cannon)
     return n;
 }
 
-/* Legal moves of the piece on `from`, one by one (for flagged pieces). */
 /* The pseudo-legal moves of the piece standing on from. */
 static void gen_piece(const Board *b, MoveList *l, int from)
 {
@@ -439,6 +438,7 @@ static void gen_piece(const Board *b, MoveList *l, int from)
     }
 }
 
+/* Legal moves of the piece on `from`, one by one (for flagged pieces). */
 static int count_tested(const Board *b, int from)
 {
     MoveList l;

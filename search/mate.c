@@ -543,6 +543,15 @@ static int pn_main_line(PnProver *p, int d, int q, int len, Move *pv, int max)
 
 /* ------------------------------------------------------------- driver */
 
+/* Hands a proof with its line to the caller's on_proof, if any. */
+static void pn_report(const PnProver *p, SearchThread *t, MateProofFn on_proof, MateProof *out)
+{
+    if (!on_proof || out->pv_len == 0)
+        return;
+    out->nodes = p->nodes;
+    on_proof(t, out);
+}
+
 bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_percent, MateProofFn on_proof,
                 MateProof *out)
 {
@@ -618,10 +627,7 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
         out->pv_len = pn_main_line(&p, d, q, len, out->pv, MAX_PLY);
         /* Report the proof before tightening: it already meets the bound
          * of max_moves, and tightening may take a sixth of the time again. */
-        if (on_proof && out->pv_len > 0) {
-            out->nodes = p.nodes;
-            on_proof(t, out);
-        }
+        pn_report(&p, t, on_proof, out);
         uint64_t spent = p.nodes;
         p.run_limit = spent + MATE_TIGHTEN_MIN_NODES + spent / MATE_TIGHTEN_DIV;
         while (len > 1 && !p.stopped && !p.run_stopped) {
@@ -637,10 +643,7 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
             out->moves = (len + 1) / 2;
             out->pv_len = pv_len;
             memcpy(out->pv, pv, (size_t)pv_len * sizeof(Move));
-            if (on_proof && pv_len > 0) {
-                out->nodes = p.nodes;
-                on_proof(t, out);
-            }
+            pn_report(&p, t, on_proof, out);
         }
         if (out->pv_len == 0) {
             /* Should not happen: the root entry names its proving move. */

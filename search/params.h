@@ -113,8 +113,8 @@ enum { TT_AGE_WEIGHT = 4 };
 
 /* ------------------------------------------------------------ mate prover */
 
-/* The mate prover (mate.c, df-pn) runs first when SearchLimits.mate > 0.
- * Its own table holds 2^MATE_TABLE_BITS buckets of 64 bytes, three entries
+/* The mate prover (mate.c, df-pn) takes a turn when SearchLimits.mate > 0
+ * (see mate_search in search.c). Its own table holds 2^MATE_TABLE_BITS buckets of 64 bytes, three entries
  * each (20: 64 MB). */
 enum { MATE_TABLE_BITS = 20 };
 /* A mate search first runs the normal search for this share of the hard

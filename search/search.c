@@ -1003,9 +1003,8 @@ static bool mate_step(SearchThread *t)
 {
     /* Pieces besides the generals decide the prover's share. */
     int pieces = -2;
-    for (int side = 0; side < 2; side++)
-        for (int slot = 0; slot < SLOT_NB; slot++)
-            pieces += t->board.plist[side][slot] != SQ_NONE;
+    for (int pc = 0; pc < PIECE_NB; pc++)
+        pieces += t->board.count[pc];
     const int share = pieces <= MATE_SPARSE_PIECES ? MATE_SPARSE_PROVER_PERCENT : MATE_PROVER_TIME_PERCENT;
     MateProof proof;
     bool proven = mate_prove(t, t->s->limits.mate, 0, share, on_mate_proof, &proof);
