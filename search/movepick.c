@@ -14,8 +14,10 @@ enum {
     ST_QUIETS,
     ST_BAD_CAPTURES,
     ST_DONE,
+    ST_QS_TT,
     ST_QS_GEN,
     ST_QS_CAPTURES,
+    ST_QS_TT_EV,
     ST_EV_GEN,
     ST_EV_ALL
 };
@@ -57,16 +59,22 @@ void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move t
     }
 }
 
-void movepick_init_qs(MovePicker *mp, const Board *b, const SearchThread *t)
+void movepick_init_qs(MovePicker *mp, const Board *b, const SearchThread *t, Move tt_move)
 {
     mp->b = b;
     mp->t = t;
-    mp->stage = board_in_check(b) ? ST_EV_GEN : ST_QS_GEN;
+    const bool in_check = board_in_check(b);
+    mp->stage = in_check ? ST_EV_GEN : ST_QS_GEN;
     mp->all = NULL;
     mp->idx = 0;
     mp->list.count = 0;
     mp->bad_count = mp->bad_idx = 0;
+    /* Out of check only captures are searched, so a quiet hash move is not. */
     mp->tt_move = MOVE_NONE;
+    if (tt_move != MOVE_NONE && (in_check || board_is_capture(b, tt_move)) && board_is_legal(b, tt_move)) {
+        mp->tt_move = tt_move;
+        mp->stage = in_check ? ST_QS_TT_EV : ST_QS_TT;
+    }
     mp->killers[0] = mp->killers[1] = MOVE_NONE;
     mp->counter = MOVE_NONE;
 }
@@ -196,9 +204,18 @@ Move movepick_next(MovePicker *mp)
             mp->idx = 0;
             mp->stage = ST_QS_CAPTURES;
             break;
+        case ST_QS_TT:
+            mp->stage = ST_QS_GEN;
+            return mp->tt_move;
+        case ST_QS_TT_EV:
+            mp->stage = ST_EV_GEN;
+            return mp->tt_move;
         case ST_QS_CAPTURES:
-            if (mp->idx < mp->list.count)
-                return pick_best(mp);
+            while (mp->idx < mp->list.count) {
+                Move m = pick_best(mp);
+                if (m != mp->tt_move)
+                    return m;
+            }
             mp->stage = ST_DONE;
             break;
         case ST_EV_GEN:
@@ -212,8 +229,11 @@ Move movepick_next(MovePicker *mp)
             mp->stage = ST_EV_ALL;
             break;
         case ST_EV_ALL:
-            if (mp->idx < mp->list.count)
-                return pick_best(mp);
+            while (mp->idx < mp->list.count) {
+                Move m = pick_best(mp);
+                if (m != mp->tt_move)
+                    return m;
+            }
             mp->stage = ST_DONE;
             break;
         default:

@@ -226,23 +226,40 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
     if (node_prologue(t, ply, &alpha, &beta, &decided))
         return decided;
     bool in_check = board_in_check(b);
+    const bool pv = beta - alpha > 1;
+    const int orig_alpha = alpha;
 
-    /* Step 4. Stand pat. */
-    int best = -SCORE_INF, stand = 0;
+    /* Step 4. Transposition table: any stored bound cuts at non-PV nodes
+     * (every main-search depth is at least the quiescence depth 0), and the
+     * stored move is tried first. */
+    TTEntry te;
+    Searcher *s = t->s;
+    bool hit = tt_probe(&s->tt, b->key, ply, &te);
+    if (hit && !pv && te.bound != TT_BOUND_NONE) {
+        if (te.bound == TT_BOUND_EXACT || (te.bound == TT_BOUND_LOWER && te.score >= beta) ||
+            (te.bound == TT_BOUND_UPPER && te.score <= alpha))
+            return te.score;
+    }
+
+    /* Step 5. Stand pat (the eval is cached in the TT). */
+    int best = -SCORE_INF, stand = EVAL_NONE;
     if (!in_check) {
-        stand = evaluate(t);
-        if (stand >= beta)
+        stand = hit && te.eval != EVAL_NONE ? te.eval : evaluate(t);
+        if (stand >= beta) {
+            if (!hit)
+                tt_store(&s->tt, b->key, ply, MOVE_NONE, stand, stand, 0, TT_BOUND_LOWER, false);
             return stand;
+        }
         if (stand > alpha)
             alpha = stand;
         best = stand;
     }
 
-    /* Step 5. Captures (or evasions). */
+    /* Step 6. Captures (or evasions), the TT move first when it is one. */
     MovePicker mp;
-    movepick_init_qs(&mp, b, t);
+    movepick_init_qs(&mp, b, t, hit ? te.move : MOVE_NONE);
     int moves = 0;
-    Move m;
+    Move m, best_move = MOVE_NONE;
     while ((m = movepick_next(&mp)) != MOVE_NONE) {
         moves++;
         if (!in_check && qs_ply > 0) {
@@ -265,6 +282,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
         if (v > best) {
             best = v;
             if (v > alpha) {
+                best_move = m;
                 if (v >= beta)
                     break;
                 alpha = v;
@@ -272,9 +290,14 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
         }
     }
 
-    /* Step 6. No legal move in check: mated. */
+    /* Step 7. No legal move in check: mated. */
     if (in_check && moves == 0)
         return -(SCORE_MATE - ply);
+
+    /* Step 8. Store at depth 0. A fail-low that pruned captures by the
+     * EGain bound is still an upper bound: those captures were bounded. */
+    int bound = best >= beta ? TT_BOUND_LOWER : best > orig_alpha ? TT_BOUND_EXACT : TT_BOUND_UPPER;
+    tt_store(&s->tt, b->key, ply, best_move, best, stand, 0, bound, false);
     return best;
 }
 

@@ -115,8 +115,9 @@ typedef struct MovePicker {
  * return the same moves in the same order. */
 void movepick_init(MovePicker *mp, const Board *b, const struct SearchThread *t, Move tt_move, int ply,
                    const MoveList *all);
-/* Quiescence: captures in MVV-LVA order, or every evasion when in check. */
-void movepick_init_qs(MovePicker *mp, const Board *b, const struct SearchThread *t);
+/* Quiescence: the hash move (a legal capture, or any legal evasion in
+ * check), then captures in MVV-LVA order, or every evasion when in check. */
+void movepick_init_qs(MovePicker *mp, const Board *b, const struct SearchThread *t, Move tt_move);
 Move movepick_next(MovePicker *mp);
 /* MVV-LVA key of a capture (larger first). */
 int movepick_mvv_lva(const Board *b, Move m);
