@@ -468,8 +468,23 @@ typedef struct MatchTotals {
     int games, wins, draws, losses;
     int time_losses, illegal, crashes, nomoves;
     int64_t depth_sum, depth_count, nodes, node_time_ms, think_ms, moves;
+    int64_t depth_hist[MATCH_DEPTH_BINS];
     double cpu_seconds;
 } MatchTotals;
+
+/* Median of the depths reported per move (the lower median), 0 if none. */
+static int totals_median_depth(const MatchTotals *t)
+{
+    if (t->depth_count == 0)
+        return 0;
+    int64_t seen = 0, half = (t->depth_count + 1) / 2;
+    for (int d = 0; d < MATCH_DEPTH_BINS; d++) {
+        seen += t->depth_hist[d];
+        if (seen >= half)
+            return d;
+    }
+    return MATCH_DEPTH_BINS - 1;
+}
 
 typedef struct MatchRow {
     bool done;
@@ -615,6 +630,8 @@ static void match_record(MatchRunner *r, const MatchJob *job, const MatchGame *g
         }
         t->depth_sum += s->depth_sum;
         t->depth_count += s->depth_count;
+        for (int d = 0; d < MATCH_DEPTH_BINS; d++)
+            t->depth_hist[d] += s->depth_hist[d];
         t->nodes += s->nodes;
         t->node_time_ms += s->node_time_ms;
         t->think_ms += s->time_ms;
@@ -760,29 +777,32 @@ static void match_report(MatchRunner *r, double runner_cpu)
                    r->sprt_done ? r->sprt_verdict : "- no decision");
         }
     }
-    printf("\n%-20s %6s %5s %5s %5s %6s %7s %5s %5s %5s %6s %8s %9s %9s %8s\n", "Engine", "Games", "W", "D", "L",
-           "Score", "Elo", "TimeL", "Illeg", "Crash", "NoMove", "AvgDepth", "kNPS", "Think(s)", "CPU(s)");
+    printf("\n%-20s %6s %5s %5s %5s %6s %7s %5s %5s %5s %6s %8s %8s %9s %9s %8s\n", "Engine", "Games", "W", "D", "L",
+           "Score", "Elo", "TimeL", "Illeg", "Crash", "NoMove", "AvgDepth", "MedDepth", "kNPS", "Think(s)", "CPU(s)");
     double engines_cpu = 0;
     for (int i = 0; i < cfg->player_count; i++) {
         const MatchTotals *t = &r->totals[i];
         MatchElo e = match_elo_trinomial(t->wins, t->draws, t->losses);
-        char elo[16], depth[16], knps[16];
+        char elo[16], depth[16], median[16], knps[16];
         if (e.valid)
             snprintf(elo, sizeof elo, "%+.0f", e.elo);
         else
             snprintf(elo, sizeof elo, "-");
-        if (t->depth_count)
+        if (t->depth_count) {
             snprintf(depth, sizeof depth, "%.1f", (double)t->depth_sum / (double)t->depth_count);
-        else
+            snprintf(median, sizeof median, "%d", totals_median_depth(t));
+        } else {
             snprintf(depth, sizeof depth, "-");
+            snprintf(median, sizeof median, "-");
+        }
         if (t->node_time_ms > 0)
             snprintf(knps, sizeof knps, "%.1f", (double)t->nodes / (double)t->node_time_ms);
         else
             snprintf(knps, sizeof knps, "-");
-        printf("%-20s %6d %5d %5d %5d %5.1f%% %7s %5d %5d %5d %6d %8s %9s %9.1f %8.2f\n", cfg->players[i].name,
+        printf("%-20s %6d %5d %5d %5d %5.1f%% %7s %5d %5d %5d %6d %8s %8s %9s %9.1f %8.2f\n", cfg->players[i].name,
                t->games, t->wins, t->draws, t->losses,
                t->games ? 100.0 * (t->wins + 0.5 * t->draws) / t->games : 0.0, elo, t->time_losses, t->illegal,
-               t->crashes, t->nomoves, depth, knps, (double)t->think_ms / 1000.0, t->cpu_seconds);
+               t->crashes, t->nomoves, depth, median, knps, (double)t->think_ms / 1000.0, t->cpu_seconds);
         engines_cpu += t->cpu_seconds;
     }
     printf("\nRunner CPU %.2f s, engines CPU %.2f s (runner = %.2f%% of engines)\n", runner_cpu, engines_cpu,
@@ -816,11 +836,11 @@ static void match_write_json(MatchRunner *r, double runner_cpu)
         match_json_string(f, r->tc_text[i]);
         fprintf(f,
                 ", \"games\": %d, \"wins\": %d, \"draws\": %d, \"losses\": %d, \"score\": %.4f, \"time_losses\": %d, "
-                "\"illegal_moves\": %d, \"crashes\": %d, \"no_moves\": %d, \"avg_depth\": %.2f, \"knps\": %.1f, "
+                "\"illegal_moves\": %d, \"crashes\": %d, \"no_moves\": %d, \"avg_depth\": %.2f, \"median_depth\": %d, \"knps\": %.1f, "
                 "\"think_seconds\": %.3f, \"cpu_seconds\": %.3f}%s\n",
                 t->games, t->wins, t->draws, t->losses, t->games ? (t->wins + 0.5 * t->draws) / t->games : 0.0,
                 t->time_losses, t->illegal, t->crashes, t->nomoves,
-                t->depth_count ? (double)t->depth_sum / (double)t->depth_count : 0.0,
+                t->depth_count ? (double)t->depth_sum / (double)t->depth_count : 0.0, totals_median_depth(t),
                 t->node_time_ms ? (double)t->nodes / (double)t->node_time_ms : 0.0, (double)t->think_ms / 1000.0,
                 t->cpu_seconds, i + 1 < cfg->player_count ? "," : "");
         engines_cpu += t->cpu_seconds;

@@ -135,10 +135,14 @@ typedef struct MatchMoveRecord {
     int64_t time_ms; /* wall time the move took */
 } MatchMoveRecord;
 
+/* Depths above this count in the last bin of the depth histogram. */
+enum { MATCH_DEPTH_BINS = 128 };
+
 typedef struct MatchSideStats {
     int moves;          /* engine moves (not book) */
     int64_t depth_sum;  /* over moves that reported a depth */
     int depth_count;
+    int depth_hist[MATCH_DEPTH_BINS]; /* moves per reported depth, for the median */
     int64_t nodes;      /* over moves that reported nodes */
     int64_t node_time_ms; /* wall time of those moves */
     int64_t time_ms;    /* all thinking time */

@@ -502,6 +502,7 @@ static bool match_engine_turn(const MatchGameConfig *cfg, MatchGame *g, MatchPla
     if (info.depth > 0) {
         s->depth_sum += info.depth;
         s->depth_count++;
+        s->depth_hist[info.depth < MATCH_DEPTH_BINS ? info.depth : MATCH_DEPTH_BINS - 1]++;
     }
     if (info.nodes >= 0) {
         s->nodes += info.nodes;
