@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands.h"
@@ -27,11 +28,6 @@ static void match_on_signal(int sig)
 }
 
 /* ------------------------------------------------------------ configuration */
-
-typedef struct MatchSprt {
-    bool on;
-    double elo0, elo1, alpha, beta;
-} MatchSprt;
 
 /* key=value tokens of one -engine (or of -each), kept raw until all are read. */
 typedef struct MatchTokens {
@@ -61,6 +57,9 @@ typedef struct MatchConfig {
     char event[128];
     char site[128];
     bool debug;
+    int shard_index; /* -shard I/N: this run plays the game pairs u with u % N == I */
+    int shard_count;
+    char journal[600]; /* progress journal; "" derives it from -json or -pgnout */
 } MatchConfig;
 
 static void match_usage(FILE *f)
@@ -76,6 +75,8 @@ static void match_usage(FILE *f)
           "  -resign movecount=K score=X [twosided=true]  -draw movenumber=M movecount=K score=X\n"
           "  -maxplies N  -nobanmoves  -sprt elo0=0 elo1=5 [alpha=0.05] [beta=0.05]\n"
           "  -pgnout FILE  -pgnformat iccs|wxf  -json FILE  -event NAME  -site NAME  -debug\n"
+          "  -shard I/N (play shard I of N, 0 <= I < N)  -journal FILE (default: the -json or -pgnout path + .journal)\n"
+          "merge shards: chariot match-merge OUT.json SHARD.json... [-pgn OUT.pgn]\n"
           "See docs/MATCH.md.\n",
           f);
 }
@@ -217,6 +218,26 @@ static bool match_str_arg(int argc, char **argv, int *i, char *out, size_t outle
     return true;
 }
 
+/* "I/N": shard I (0-based) of N. */
+static bool match_parse_shard(const char *v, int *index, int *count)
+{
+    long long i, n;
+    char first[32];
+    const char *slash = v ? strchr(v, '/') : NULL;
+    if (slash && (size_t)(slash - v) < sizeof first) {
+        snprintf(first, sizeof first, "%.*s", (int)(slash - v), v);
+        if (cli_parse_ll(first, 0, MATCH_SHARDS_MAX - 1, &i) && cli_parse_ll(slash + 1, 1, MATCH_SHARDS_MAX, &n) &&
+            i < n) {
+            *index = (int)i;
+            *count = (int)n;
+            return true;
+        }
+    }
+    fprintf(stderr, "chariot match: -shard needs I/N with 0 <= I < N <= %d (e.g. -shard 0/4 ... -shard 3/4), got '%s'\n",
+            MATCH_SHARDS_MAX, v ? v : "");
+    return false;
+}
+
 /* Parses the whole command line into cfg; prints the reason on failure. */
 static bool match_parse_args(int argc, char **argv, MatchConfig *cfg)
 {
@@ -231,6 +252,7 @@ static bool match_parse_args(int argc, char **argv, MatchConfig *cfg)
     cfg->handshake_ms = 10000;
     cfg->banmoves = true;
     cfg->pgnformat = MATCH_PGN_ICCS;
+    cfg->shard_count = 1;
     snprintf(cfg->event, sizeof cfg->event, "chariot match");
     if (gethostname(cfg->site, sizeof cfg->site) != 0)
         snprintf(cfg->site, sizeof cfg->site, "?");
@@ -386,6 +408,13 @@ static bool match_parse_args(int argc, char **argv, MatchConfig *cfg)
         } else if (strcmp(a, "-site") == 0) {
             if (!match_str_arg(argc, argv, &i, cfg->site, sizeof cfg->site))
                 return false;
+        } else if (strcmp(a, "-shard") == 0) {
+            if (!match_parse_shard(i + 1 < argc ? argv[i + 1] : NULL, &cfg->shard_index, &cfg->shard_count))
+                return false;
+            i++;
+        } else if (strcmp(a, "-journal") == 0) {
+            if (!match_str_arg(argc, argv, &i, cfg->journal, sizeof cfg->journal))
+                return false;
         } else if (strcmp(a, "-nobanmoves") == 0) {
             cfg->banmoves = false;
         } else if (strcmp(a, "-debug") == 0) {
@@ -462,68 +491,36 @@ typedef struct MatchJob {
     int p[2];    /* player index playing red, black */
     int opening; /* index in the book */
     int pair;    /* game pair (same opening, colours swapped) for two players, -1 if unpaired */
+    int unit;    /* what shards split: a pair of colour-swapped games, or a lone game */
 } MatchJob;
-
-typedef struct MatchTotals {
-    int games, wins, draws, losses;
-    int time_losses, illegal, crashes, nomoves;
-    int64_t depth_sum, depth_count, nodes, node_time_ms, think_ms, moves;
-    int64_t depth_hist[MATCH_DEPTH_BINS];
-    double cpu_seconds;
-} MatchTotals;
-
-/* Median of the depths reported per move (the lower median), 0 if none. */
-static int totals_median_depth(const MatchTotals *t)
-{
-    if (t->depth_count == 0)
-        return 0;
-    int64_t seen = 0, half = (t->depth_count + 1) / 2;
-    for (int d = 0; d < MATCH_DEPTH_BINS; d++) {
-        seen += t->depth_hist[d];
-        if (seen >= half)
-            return d;
-    }
-    return MATCH_DEPTH_BINS - 1;
-}
-
-typedef struct MatchRow {
-    bool done;
-    int p[2];
-    int opening;
-    GameResult result;
-    MatchEnd end;
-    int plies;
-    char reason[MATCH_REASON_MAX];
-} MatchRow;
 
 typedef struct MatchRunner {
     MatchConfig *cfg;
     MatchBook book;
-    MatchJob *jobs;
+    MatchJob *all;       /* every game of the match, by number */
+    int total_games;
+    int pair_count;
+    bool paired;
+    MatchJob *jobs;      /* this run's games still to play */
     int job_count;
     int next_job;
+    int shard_games;     /* games of this shard, played before or now */
     pthread_mutex_t lock;
-    MatchRow *rows;
-    MatchTotals totals[MATCH_MAX_PLAYERS];
-    int vs[MATCH_MAX_PLAYERS][MATCH_MAX_PLAYERS][3]; /* [i][j]: wins, draws, losses of i against j */
-    ClientProto resolved[MATCH_MAX_PLAYERS];
-    int finished;
-    int aborted;
-    int *pair_points; /* half points of player 0 per pair */
-    int *pair_games;
-    int pair_count;
-    int penta[5];
-    int pairs_done;
-    bool paired;     /* games come in colour-swapped pairs: pentanomial statistics */
-    bool sprt_done;
-    double llr;
-    char sprt_verdict[32];
+    MatchSummary sum;
     bool fatal;
     char fatal_msg[320];
     FILE *pgn;
-    char tc_text[MATCH_MAX_PLAYERS][64];
+    FILE *journal;
+    char journal_path[600];
+    long long pgn_offset;
+    char *config_json;   /* the configuration fingerprint, rendered */
+    char config_hash[24];
 } MatchRunner;
 
+/* Lays out every game of the match. A pure function of the configuration (and
+ * the book, shuffled by its seed): a game's number fixes its players,
+ * colours and opening, so a shard plays exactly the games that the
+ * unsharded run would give those numbers. */
 static bool match_build_jobs(MatchRunner *r)
 {
     MatchConfig *cfg = r->cfg;
@@ -534,145 +531,307 @@ static bool match_build_jobs(MatchRunner *r)
         fprintf(stderr, "chariot match: too many games (%lld)\n", total);
         return false;
     }
-    r->jobs = calloc((size_t)total, sizeof *r->jobs);
-    r->rows = calloc((size_t)total, sizeof *r->rows);
-    r->pair_points = calloc((size_t)total / 2 + 1, sizeof *r->pair_points);
-    r->pair_games = calloc((size_t)total / 2 + 1, sizeof *r->pair_games);
-    if (!r->jobs || !r->rows || !r->pair_points || !r->pair_games)
+    r->all = calloc((size_t)total, sizeof *r->all);
+    if (!r->all)
         return false;
-    int opening = cfg->openings_start - 1, count = 0, pair = 0;
+    int opening = cfg->openings_start - 1, count = 0, pair = 0, unit = -1;
     for (int round = 0; round < cfg->rounds; round++)
         for (int i = 0; i < n; i++)
             for (int j = i + 1; j < n; j++)
                 for (int g = 0; g < cfg->games; g++) {
-                    MatchJob *job = &r->jobs[count];
+                    MatchJob *job = &r->all[count];
                     bool second = cfg->repeat && (g % 2 == 1);
-                    if (!second)
+                    if (!second) {
                         opening++;
+                        unit++;
+                    }
                     job->number = count + 1;
                     job->opening = opening % r->book.count;
                     job->p[0] = g % 2 == 0 ? i : j;
                     job->p[1] = g % 2 == 0 ? j : i;
+                    job->unit = unit;
                     /* a pair needs both games; an odd last game stays unpaired */
                     job->pair = cfg->repeat && n == 2 && (g % 2 == 1 || g + 1 < cfg->games) ? pair : -1;
                     if (second && job->pair >= 0)
                         pair++;
                     count++;
                 }
-    r->job_count = count;
+    r->total_games = count;
     r->pair_count = pair;
     r->paired = cfg->repeat && n == 2 && pair > 0;
+    r->jobs = calloc((size_t)count + 1, sizeof *r->jobs);
+    return r->jobs != NULL;
+}
+
+static bool match_in_shard(const MatchConfig *cfg, const MatchJob *job)
+{
+    return job->unit % cfg->shard_count == cfg->shard_index;
+}
+
+/* ------------------------------------------------------- the fingerprint */
+
+static void match_json_double_field(FILE *f, const char *key, double v, bool comma)
+{
+    fprintf(f, "\"%s\": %.17g%s", key, v, comma ? ", " : "");
+}
+
+/* Hash of the openings: the file's bytes, or the built-in lines. */
+static bool match_openings_hash(const MatchConfig *cfg, uint64_t *out)
+{
+    uint64_t h = MATCH_FNV_BASIS;
+    if (cfg->openings_file[0]) {
+        size_t len;
+        char *text = match_file_read(cfg->openings_file, &len);
+        if (!text)
+            return false;
+        h = match_fnv1a(h, text, len);
+        free(text);
+    } else {
+        for (int i = 0; i < MATCH_DEFAULT_OPENING_COUNT; i++)
+            h = match_fnv1a(h, MATCH_DEFAULT_OPENINGS[i], strlen(MATCH_DEFAULT_OPENINGS[i]) + 1);
+    }
+    *out = h;
     return true;
 }
 
-/* Points (in half points) of the red player. */
-static int match_red_halfpoints(GameResult res)
+/* Renders everything that decides which games are played and how they are
+ * judged, on one line, and hashes it. Left out on purpose: concurrency, file
+ * names, -site and -debug, which may differ between the machines of one
+ * match without changing a game. */
+static bool match_fingerprint(MatchRunner *r)
 {
-    return res == RESULT_RED_WINS ? 2 : res == RESULT_DRAW ? 1 : 0;
-}
-
-static void match_sprt_update(MatchRunner *r)
-{
-    const MatchSprt *s = &r->cfg->sprt;
-    int w = r->totals[0].wins, d = r->totals[0].draws, l = r->totals[0].losses;
-    double lower, upper;
-    match_sprt_bounds(s->alpha, s->beta, &lower, &upper);
-    if (r->paired)
-        r->llr = match_sprt_llr_pentanomial(r->penta, s->elo0, s->elo1);
-    else
-        r->llr = match_sprt_llr_trinomial(w, d, l, s->elo0, s->elo1);
-    if (!r->sprt_done && r->llr >= upper) {
-        r->sprt_done = true;
-        snprintf(r->sprt_verdict, sizeof r->sprt_verdict, "H1 accepted");
-    } else if (!r->sprt_done && r->llr <= lower) {
-        r->sprt_done = true;
-        snprintf(r->sprt_verdict, sizeof r->sprt_verdict, "H0 accepted");
+    const MatchConfig *cfg = r->cfg;
+    uint64_t book_hash;
+    if (!match_openings_hash(cfg, &book_hash)) {
+        fprintf(stderr, "chariot match: cannot read %s\n", cfg->openings_file);
+        return false;
     }
-    printf("SPRT: llr %.3f (%.3f, %.3f) [%g, %g] %s, %d %s%s%s\n", r->llr, lower, upper, s->elo0, s->elo1,
-           r->paired ? "pentanomial" : "trinomial", r->paired ? r->pairs_done : w + d + l,
-           r->paired ? "game pairs" : "games", r->sprt_done ? ": " : "", r->sprt_done ? r->sprt_verdict : "");
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    if (!f)
+        return false;
+    fputs("{\"engines\": [", f);
+    for (int i = 0; i < cfg->player_count; i++) {
+        const MatchPlayer *p = &cfg->players[i];
+        fputs(i ? ", {\"name\": " : "{\"name\": ", f);
+        match_json_string(f, p->name);
+        fputs(", \"cmd\": ", f);
+        match_json_string(f, p->cmd);
+        fputs(", \"dir\": ", f);
+        match_json_string(f, p->dir);
+        fprintf(f, ", \"proto\": \"%s\", \"options\": [", client_proto_name(p->proto));
+        for (int o = 0; o < p->option_count; o++) {
+            fputs(o ? ", [" : "[", f);
+            match_json_string(f, p->options[o].name);
+            fputs(", ", f);
+            match_json_string(f, p->options[o].value);
+            fputc(']', f);
+        }
+        fprintf(f,
+                "], \"limits\": {\"base_ms\": %lld, \"inc_ms\": %lld, \"moves\": %d, \"movetime_ms\": %lld, "
+                "\"depth\": %d, \"nodes\": %lld}}",
+                (long long)p->tc.base_ms, (long long)p->tc.inc_ms, p->tc.moves, (long long)p->tc.movetime_ms,
+                p->tc.depth, (long long)p->tc.nodes);
+    }
+    fputs("], \"openings\": {\"file\": ", f);
+    if (cfg->openings_file[0])
+        match_json_string(f, cfg->openings_file);
+    else
+        fputs("null", f);
+    fprintf(f, ", \"hash\": \"%016llx\", \"count\": %d, \"order\": \"%s\", \"seed\": %llu, \"start\": %d}",
+            (unsigned long long)book_hash, r->book.count, cfg->random_order ? "random" : "sequential",
+            (unsigned long long)cfg->seed, cfg->openings_start + 1);
+    fprintf(f, ", \"repeat\": %s, \"games\": %d, \"rounds\": %d, \"total_games\": %d, \"timemargin_ms\": %lld",
+            cfg->repeat ? "true" : "false", cfg->games, cfg->rounds, r->total_games, (long long)cfg->timemargin_ms);
+    const MatchAdjudication *a = &cfg->adj;
+    fprintf(f,
+            ", \"adjudication\": {\"resign_movecount\": %d, \"resign_score\": %d, \"resign_twosided\": %s, "
+            "\"draw_movenumber\": %d, \"draw_movecount\": %d, \"draw_score\": %d, \"maxplies\": %d}",
+            a->resign_movecount, a->resign_score, a->resign_twosided ? "true" : "false", a->draw_movenumber,
+            a->draw_movecount, a->draw_score, a->maxplies);
+    fprintf(f, ", \"banmoves\": %s, \"sprt\": ", cfg->banmoves ? "true" : "false");
+    if (cfg->sprt.on) {
+        fputc('{', f);
+        match_json_double_field(f, "elo0", cfg->sprt.elo0, true);
+        match_json_double_field(f, "elo1", cfg->sprt.elo1, true);
+        match_json_double_field(f, "alpha", cfg->sprt.alpha, true);
+        match_json_double_field(f, "beta", cfg->sprt.beta, false);
+        fputc('}', f);
+    } else {
+        fputs("null", f);
+    }
+    fprintf(f, ", \"pgnformat\": \"%s\", \"event\": ", cfg->pgnformat == MATCH_PGN_WXF ? "wxf" : "iccs");
+    match_json_string(f, cfg->event);
+    fprintf(f, ", \"shards\": %d}", cfg->shard_count);
+    if (fclose(f) != 0 || !buf) {
+        free(buf);
+        return false;
+    }
+    r->config_json = buf;
+    snprintf(r->config_hash, sizeof r->config_hash, "%016llx",
+             (unsigned long long)match_fnv1a(MATCH_FNV_BASIS, buf, len));
+    return true;
 }
 
-/* Books one finished game: totals, live lines, PGN, SPRT. Called under the lock. */
+/* ------------------------------------------------------------ resuming */
+
+static long long match_file_size(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+/* Reads this run's journal back, books its games, trims the PGN to them and
+ * leaves in r->jobs the games still to play. The journal is the source of
+ * truth: a game counts as played once its line is there (the PGN is written
+ * first, so a journaled game is always complete in the PGN). */
+static bool match_resume(MatchRunner *r)
+{
+    MatchConfig *cfg = r->cfg;
+    bool *done = calloc((size_t)r->total_games + 1, sizeof *done);
+    if (!done) {
+        fprintf(stderr, "chariot match: out of memory\n");
+        return false;
+    }
+    bool ok = false;
+    MatchRecord *recs = NULL;
+    int *numbers = NULL;
+    int count = 0, resumed = 0;
+    MatchJournalHeader h;
+    memset(&h, 0, sizeof h);
+    char err[700];
+    if (r->journal_path[0]) {
+        int rc = match_journal_load(r->journal_path, cfg->player_count, &h, &recs, &count, err, sizeof err);
+        if (rc < 0) {
+            fprintf(stderr, "chariot match: %s\n", err);
+            goto out;
+        }
+        if (rc > 0 && (strcmp(h.config_hash, r->config_hash) != 0 || h.shard_index != cfg->shard_index ||
+                       h.shard_count != cfg->shard_count)) {
+            fprintf(stderr,
+                    "chariot match: %s belongs to another match (configuration %s, shard %d/%d; this run: %s, "
+                    "shard %d/%d); remove it or choose another -json, -pgnout or -journal\n",
+                    r->journal_path, h.config_hash, h.shard_index, h.shard_count, r->config_hash, cfg->shard_index,
+                    cfg->shard_count);
+            goto out;
+        }
+        numbers = malloc(((size_t)count + 1) * sizeof *numbers);
+        if (!numbers) {
+            fprintf(stderr, "chariot match: out of memory\n");
+            goto out;
+        }
+        for (int i = 0; i < count; i++) {
+            const MatchRecord *rec = &recs[i];
+            const MatchJob *job = rec->number <= r->total_games ? &r->all[rec->number - 1] : NULL;
+            if (!job || !match_in_shard(cfg, job) || job->p[0] != rec->p[0] || job->p[1] != rec->p[1] ||
+                job->opening != rec->opening || job->pair != rec->pair) {
+                fprintf(stderr, "chariot match: %s: game %d does not belong to this match or shard\n",
+                        r->journal_path, rec->number);
+                goto out;
+            }
+            if (done[rec->number])
+                continue; /* written twice: count it once */
+            done[rec->number] = true;
+            numbers[resumed++] = rec->number;
+            if (!match_summary_add(&r->sum, rec)) {
+                fprintf(stderr, "chariot match: out of memory\n");
+                goto out;
+            }
+        }
+        if (rc > 0) {
+            if (!(r->journal = fopen(r->journal_path, "a"))) {
+                fprintf(stderr, "chariot match: cannot write %s\n", r->journal_path);
+                goto out;
+            }
+            r->pgn_offset = h.pgn_offset;
+            if (cfg->pgnout[0] && strcmp(h.pgn, cfg->pgnout) == 0) {
+                int missing = match_pgn_keep_games(cfg->pgnout, h.pgn_offset, numbers, resumed, err, sizeof err);
+                if (missing < 0) {
+                    fprintf(stderr, "chariot match: %s\n", err);
+                    goto out;
+                }
+                if (missing > 0)
+                    fprintf(stderr, "chariot match: warning: %d finished game(s) are missing from %s\n", missing,
+                            cfg->pgnout);
+            } else if (cfg->pgnout[0] || h.pgn[0]) {
+                fprintf(stderr, "chariot match: warning: the journal's games were written to %s, this run writes to %s\n",
+                        h.pgn[0] ? h.pgn : "no PGN", cfg->pgnout[0] ? cfg->pgnout : "no PGN");
+                r->pgn_offset = cfg->pgnout[0] ? match_file_size(cfg->pgnout) : 0;
+            }
+        } else {
+            snprintf(h.config_hash, sizeof h.config_hash, "%s", r->config_hash);
+            h.shard_index = cfg->shard_index;
+            h.shard_count = cfg->shard_count;
+            snprintf(h.pgn, sizeof h.pgn, "%s", cfg->pgnout);
+            h.pgn_offset = r->pgn_offset = cfg->pgnout[0] ? match_file_size(cfg->pgnout) : 0;
+            if (!(r->journal = match_journal_create(r->journal_path, &h))) {
+                fprintf(stderr, "chariot match: cannot write %s\n", r->journal_path);
+                goto out;
+            }
+        }
+    } else if (cfg->pgnout[0]) {
+        r->pgn_offset = match_file_size(cfg->pgnout);
+    }
+
+    for (int i = 0; i < r->total_games; i++) {
+        const MatchJob *job = &r->all[i];
+        if (!match_in_shard(cfg, job))
+            continue;
+        r->shard_games++;
+        if (!done[job->number])
+            r->jobs[r->job_count++] = *job;
+    }
+    if (resumed > 0)
+        printf("Resuming from %s: %d of %d game(s) already finished\n", r->journal_path, resumed, r->shard_games);
+    ok = true;
+out:
+    free(numbers);
+    free(recs);
+    free(done);
+    return ok;
+}
+
+/* ------------------------------------------------------------ the games */
+
+/* Books one finished game: summary, live lines, PGN, then the journal.
+ * Called under the lock. */
 static void match_record(MatchRunner *r, const MatchJob *job, const MatchGame *g)
 {
     MatchConfig *cfg = r->cfg;
-    MatchRow *row = &r->rows[job->number - 1];
-    row->done = true;
-    row->p[0] = job->p[0];
-    row->p[1] = job->p[1];
-    row->opening = job->opening;
-    row->result = g->result;
-    row->end = g->end;
-    row->plies = g->plies;
-    snprintf(row->reason, sizeof row->reason, "%s", g->reason);
-    r->finished++;
-
-    for (int c = 0; c < 2; c++) {
-        int pi = job->p[c];
-        MatchTotals *t = &r->totals[pi];
-        const MatchSideStats *s = &g->side[c];
-        t->games++;
-        bool won = (c == RED && g->result == RESULT_RED_WINS) || (c == BLACK && g->result == RESULT_BLACK_WINS);
-        bool lost = (c == RED && g->result == RESULT_BLACK_WINS) || (c == BLACK && g->result == RESULT_RED_WINS);
-        int *vs = r->vs[pi][job->p[!c]];
-        if (won)
-            t->wins++, vs[0]++;
-        else if (lost)
-            t->losses++, vs[2]++;
-        else
-            t->draws++, vs[1]++;
-        if (g->loser == c) {
-            t->time_losses += g->end == MATCH_END_TIME;
-            t->illegal += g->end == MATCH_END_ILLEGAL;
-            t->crashes += g->end == MATCH_END_CRASH;
-            t->nomoves += g->end == MATCH_END_NOMOVE;
-        }
-        t->depth_sum += s->depth_sum;
-        t->depth_count += s->depth_count;
-        for (int d = 0; d < MATCH_DEPTH_BINS; d++)
-            t->depth_hist[d] += s->depth_hist[d];
-        t->nodes += s->nodes;
-        t->node_time_ms += s->node_time_ms;
-        t->think_ms += s->time_ms;
-        t->moves += s->moves;
-        t->cpu_seconds += s->cpu_seconds;
-        if (cfg->players[pi].proto == CLIENT_PROTO_AUTO && g->proto[c] != CLIENT_PROTO_AUTO)
-            r->resolved[pi] = g->proto[c];
+    MatchRecord rec;
+    match_record_from_game(&rec, job->number, job->p, job->opening, job->pair, g);
+    if (!match_summary_add(&r->sum, &rec)) {
+        r->fatal = true;
+        snprintf(r->fatal_msg, sizeof r->fatal_msg, "out of memory");
+        return;
     }
-
     const char *red = cfg->players[job->p[0]].name, *black = cfg->players[job->p[1]].name;
     printf("Finished game %d (%s vs %s): %s {%s} %d plies\n", job->number, red, black,
            match_result_string(g->result), g->reason, g->plies);
     int a = job->p[0] < job->p[1] ? job->p[0] : job->p[1], b = a == job->p[0] ? job->p[1] : job->p[0];
-    const int *v = r->vs[a][b];
+    const int *v = r->sum.vs[a][b];
     int n = v[0] + v[1] + v[2];
     printf("Score of %s vs %s: %d - %d - %d  [%.3f] %d\n", cfg->players[a].name, cfg->players[b].name, v[0], v[2],
            v[1], n ? (v[0] + 0.5 * v[1]) / n : 0.0, n);
-
-    if (job->pair >= 0) {
-        /* player 0's half points in this pair */
-        int hp = match_red_halfpoints(g->result);
-        r->pair_points[job->pair] += job->p[0] == 0 ? hp : 2 - hp;
-        if (++r->pair_games[job->pair] == 2) {
-            r->penta[r->pair_points[job->pair]]++;
-            r->pairs_done++;
-        }
-    }
     if (cfg->sprt.on)
-        match_sprt_update(r);
+        match_summary_print_sprt(&r->sum);
 
     if (r->pgn) {
         MatchPgnInfo info = {cfg->event, cfg->site, job->number, NULL};
         char tc[160];
-        if (strcmp(r->tc_text[job->p[0]], r->tc_text[job->p[1]]) == 0)
-            snprintf(tc, sizeof tc, "%s", r->tc_text[job->p[0]]);
+        if (strcmp(r->sum.tc_text[job->p[0]], r->sum.tc_text[job->p[1]]) == 0)
+            snprintf(tc, sizeof tc, "%s", r->sum.tc_text[job->p[0]]);
         else
-            snprintf(tc, sizeof tc, "%s / %s", r->tc_text[job->p[0]], r->tc_text[job->p[1]]);
+            snprintf(tc, sizeof tc, "%s / %s", r->sum.tc_text[job->p[0]], r->sum.tc_text[job->p[1]]);
         info.time_control = tc;
         match_pgn_write(r->pgn, g, &info, cfg->pgnformat);
         fflush(r->pgn);
     }
+    /* after the PGN: a kill between the two replays the game, and the replay
+     * drops the unjournaled copy from the PGN */
+    if (r->journal && !match_journal_append(r->journal, &r->sum, &rec))
+        fprintf(stderr, "chariot match: cannot write %s\n", r->journal_path);
     fflush(stdout);
 }
 
@@ -682,7 +841,9 @@ static void *match_worker(void *arg)
     MatchConfig *cfg = r->cfg;
     for (;;) {
         pthread_mutex_lock(&r->lock);
-        if (match_interrupted || r->sprt_done || r->fatal || r->next_job >= r->job_count) {
+        /* a shard sees only its part of the evidence, so only a whole match stops on the SPRT */
+        bool sprt_stop = r->sum.sprt_done && cfg->shard_count == 1;
+        if (match_interrupted || sprt_stop || r->fatal || r->next_job >= r->job_count) {
             pthread_mutex_unlock(&r->lock);
             break;
         }
@@ -691,7 +852,7 @@ static void *match_worker(void *arg)
         memset(&gc, 0, sizeof gc);
         for (int c = 0; c < 2; c++) {
             gc.player[c] = &cfg->players[job.p[c]];
-            gc.proto[c] = r->resolved[job.p[c]];
+            gc.proto[c] = r->sum.proto[job.p[c]];
         }
         pthread_mutex_unlock(&r->lock);
 
@@ -715,10 +876,10 @@ static void *match_worker(void *arg)
                 snprintf(r->fatal_msg, sizeof r->fatal_msg, "game %d: %s", job.number, g.reason);
             }
         } else if (g.end == MATCH_END_ABORTED) {
-            r->aborted++;
+            r->sum.aborted++;
             /* not counted, but its engines did burn CPU */
             for (int c = 0; c < 2; c++)
-                r->totals[job.p[c]].cpu_seconds += g.side[c].cpu_seconds;
+                r->sum.totals[job.p[c]].cpu_seconds += g.side[c].cpu_seconds;
         } else {
             match_record(r, &job, &g);
         }
@@ -738,157 +899,26 @@ static double match_cpu_self(void)
            ru.ru_stime.tv_usec / 1e6;
 }
 
-static void match_print_elo(const char *label, const MatchElo *e)
-{
-    if (!e->valid)
-        printf("%s: score %.1f%%, Elo not defined yet\n", label, 100 * e->score);
-    else
-        printf("%s: %.1f +/- %.1f (95%% interval %.1f .. %.1f), score %.1f%%\n", label, e->elo, e->error, e->lo,
-               e->hi, 100 * e->score);
-}
-
-static void match_report(MatchRunner *r, double runner_cpu)
-{
-    MatchConfig *cfg = r->cfg;
-    printf("\n");
-    if (match_interrupted)
-        printf("Interrupted: %d game(s) finished, %d aborted and not counted.\n", r->finished, r->aborted);
-    if (r->fatal)
-        printf("Stopped: %s\n", r->fatal_msg);
-    if (cfg->player_count == 2) {
-        const MatchTotals *t = &r->totals[0];
-        printf("Results of %s vs %s (%d games): %d - %d - %d (W - L - D)\n", cfg->players[0].name,
-               cfg->players[1].name, t->games, t->wins, t->losses, t->draws);
-        MatchElo tri = match_elo_trinomial(t->wins, t->draws, t->losses);
-        match_print_elo("Elo difference (trinomial)", &tri);
-        if (r->paired && r->pairs_done > 0) {
-            MatchElo pen = match_elo_pentanomial(r->penta);
-            match_print_elo("Elo difference (pentanomial)", &pen);
-            printf("Game pairs [0, 0.5, 1, 1.5, 2 points]: %d %d %d %d %d\n", r->penta[0], r->penta[1], r->penta[2],
-                   r->penta[3], r->penta[4]);
-        }
-        printf("LOS: %.1f%%\n", 100 * match_los(t->wins, t->losses));
-        if (cfg->sprt.on) {
-            double lower, upper;
-            match_sprt_bounds(cfg->sprt.alpha, cfg->sprt.beta, &lower, &upper);
-            printf("SPRT (%s, logistic Elo [%g, %g], alpha %g, beta %g): llr %.3f (%.3f, %.3f) %s\n",
-                   r->paired ? "pentanomial over game pairs" : "trinomial", cfg->sprt.elo0, cfg->sprt.elo1,
-                   cfg->sprt.alpha, cfg->sprt.beta, r->llr, lower, upper,
-                   r->sprt_done ? r->sprt_verdict : "- no decision");
-        }
-    }
-    printf("\n%-20s %6s %5s %5s %5s %6s %7s %5s %5s %5s %6s %8s %8s %9s %9s %8s\n", "Engine", "Games", "W", "D", "L",
-           "Score", "Elo", "TimeL", "Illeg", "Crash", "NoMove", "AvgDepth", "MedDepth", "kNPS", "Think(s)", "CPU(s)");
-    double engines_cpu = 0;
-    for (int i = 0; i < cfg->player_count; i++) {
-        const MatchTotals *t = &r->totals[i];
-        MatchElo e = match_elo_trinomial(t->wins, t->draws, t->losses);
-        char elo[16], depth[16], median[16], knps[16];
-        if (e.valid)
-            snprintf(elo, sizeof elo, "%+.0f", e.elo);
-        else
-            snprintf(elo, sizeof elo, "-");
-        if (t->depth_count) {
-            snprintf(depth, sizeof depth, "%.1f", (double)t->depth_sum / (double)t->depth_count);
-            snprintf(median, sizeof median, "%d", totals_median_depth(t));
-        } else {
-            snprintf(depth, sizeof depth, "-");
-            snprintf(median, sizeof median, "-");
-        }
-        if (t->node_time_ms > 0)
-            snprintf(knps, sizeof knps, "%.1f", (double)t->nodes / (double)t->node_time_ms);
-        else
-            snprintf(knps, sizeof knps, "-");
-        printf("%-20s %6d %5d %5d %5d %5.1f%% %7s %5d %5d %5d %6d %8s %8s %9s %9.1f %8.2f\n", cfg->players[i].name,
-               t->games, t->wins, t->draws, t->losses,
-               t->games ? 100.0 * (t->wins + 0.5 * t->draws) / t->games : 0.0, elo, t->time_losses, t->illegal,
-               t->crashes, t->nomoves, depth, median, knps, (double)t->think_ms / 1000.0, t->cpu_seconds);
-        engines_cpu += t->cpu_seconds;
-    }
-    printf("\nRunner CPU %.2f s, engines CPU %.2f s (runner = %.2f%% of engines)\n", runner_cpu, engines_cpu,
-           engines_cpu > 0 ? 100.0 * runner_cpu / engines_cpu : 0.0);
-    fflush(stdout);
-}
-
 static void match_write_json(MatchRunner *r, double runner_cpu)
 {
     MatchConfig *cfg = r->cfg;
-    FILE *f = fopen(cfg->json, "w");
-    if (!f) {
+    bool sprt_stopped = r->sum.sprt_done && cfg->shard_count == 1;
+    MatchJsonMeta m = {
+        .event = cfg->event,
+        .config = r->config_json,
+        .config_hash = r->config_hash,
+        .shard_index = cfg->shard_index,
+        .shard_count = cfg->shard_count,
+        .total_games = r->total_games,
+        .expected_games = r->shard_games,
+        .partial = r->sum.finished < r->shard_games && !sprt_stopped,
+        .interrupted = match_interrupted != 0,
+        .pgn = cfg->pgnout[0] ? cfg->pgnout : NULL,
+        .pgn_offset = r->pgn_offset,
+        .runner_cpu = runner_cpu,
+    };
+    if (!match_summary_write_json(&r->sum, &m, cfg->json))
         fprintf(stderr, "chariot match: cannot write %s\n", cfg->json);
-        return;
-    }
-    fputs("{\n  \"event\": ", f);
-    match_json_string(f, cfg->event);
-    fprintf(f, ",\n  \"games_played\": %d,\n  \"games_aborted\": %d,\n  \"interrupted\": %s,\n", r->finished,
-            r->aborted, match_interrupted ? "true" : "false");
-    fputs("  \"engines\": [\n", f);
-    double engines_cpu = 0;
-    for (int i = 0; i < cfg->player_count; i++) {
-        const MatchTotals *t = &r->totals[i];
-        const MatchPlayer *p = &cfg->players[i];
-        fputs("    {\"name\": ", f);
-        match_json_string(f, p->name);
-        fputs(", \"cmd\": ", f);
-        match_json_string(f, p->cmd);
-        fprintf(f, ", \"proto\": \"%s\", \"tc\": ",
-                client_proto_name(p->proto == CLIENT_PROTO_AUTO ? r->resolved[i] : p->proto));
-        match_json_string(f, r->tc_text[i]);
-        fprintf(f,
-                ", \"games\": %d, \"wins\": %d, \"draws\": %d, \"losses\": %d, \"score\": %.4f, \"time_losses\": %d, "
-                "\"illegal_moves\": %d, \"crashes\": %d, \"no_moves\": %d, \"avg_depth\": %.2f, \"median_depth\": %d, \"knps\": %.1f, "
-                "\"think_seconds\": %.3f, \"cpu_seconds\": %.3f}%s\n",
-                t->games, t->wins, t->draws, t->losses, t->games ? (t->wins + 0.5 * t->draws) / t->games : 0.0,
-                t->time_losses, t->illegal, t->crashes, t->nomoves,
-                t->depth_count ? (double)t->depth_sum / (double)t->depth_count : 0.0, totals_median_depth(t),
-                t->node_time_ms ? (double)t->nodes / (double)t->node_time_ms : 0.0, (double)t->think_ms / 1000.0,
-                t->cpu_seconds, i + 1 < cfg->player_count ? "," : "");
-        engines_cpu += t->cpu_seconds;
-    }
-    fputs("  ],\n", f);
-    if (cfg->player_count == 2) {
-        const MatchTotals *t = &r->totals[0];
-        MatchElo e = match_elo_trinomial(t->wins, t->draws, t->losses);
-        fprintf(f, "  \"elo\": {\"model\": \"trinomial\", \"valid\": %s, \"elo\": %.2f, \"error\": %.2f, \"los\": %.4f},\n",
-                e.valid ? "true" : "false", e.valid ? e.elo : 0.0, e.valid ? e.error : 0.0,
-                match_los(t->wins, t->losses));
-        if (r->paired) {
-            MatchElo p = match_elo_pentanomial(r->penta);
-            fprintf(f,
-                    "  \"pentanomial\": {\"pairs\": [%d, %d, %d, %d, %d], \"valid\": %s, \"elo\": %.2f, \"error\": %.2f},\n",
-                    r->penta[0], r->penta[1], r->penta[2], r->penta[3], r->penta[4], p.valid ? "true" : "false",
-                    p.valid ? p.elo : 0.0, p.valid ? p.error : 0.0);
-        }
-        if (cfg->sprt.on) {
-            double lower, upper;
-            match_sprt_bounds(cfg->sprt.alpha, cfg->sprt.beta, &lower, &upper);
-            fprintf(f,
-                    "  \"sprt\": {\"model\": \"%s\", \"elo0\": %g, \"elo1\": %g, \"alpha\": %g, \"beta\": %g, "
-                    "\"llr\": %.4f, \"lower\": %.4f, \"upper\": %.4f, \"result\": \"%s\"},\n",
-                    r->paired ? "pentanomial" : "trinomial", cfg->sprt.elo0, cfg->sprt.elo1, cfg->sprt.alpha,
-                    cfg->sprt.beta, r->llr, lower, upper,
-                    !r->sprt_done ? "none" : r->llr > 0 ? "H1" : "H0");
-        }
-    }
-    fprintf(f, "  \"runner_cpu_seconds\": %.3f,\n  \"engines_cpu_seconds\": %.3f,\n  \"games\": [", runner_cpu,
-            engines_cpu);
-    bool first = true;
-    for (int i = 0; i < r->job_count; i++) {
-        const MatchRow *row = &r->rows[i];
-        if (!row->done)
-            continue;
-        fprintf(f, "%s\n    {\"number\": %d, \"red\": ", first ? "" : ",", i + 1);
-        match_json_string(f, cfg->players[row->p[0]].name);
-        fputs(", \"black\": ", f);
-        match_json_string(f, cfg->players[row->p[1]].name);
-        fprintf(f, ", \"opening\": %d, \"result\": \"%s\", \"end\": \"%s\", \"plies\": %d, \"reason\": ",
-                row->opening + 1, match_result_string(row->result), match_end_name(row->end), row->plies);
-        match_json_string(f, row->reason);
-        fputc('}', f);
-        first = false;
-    }
-    fputs("\n  ]\n}\n", f);
-    fclose(f);
 }
 
 /* ------------------------------------------------------------- entry */
@@ -920,14 +950,28 @@ int cmd_match(int argc, char **argv)
     }
     if (cfg->random_order)
         match_book_shuffle(&r->book, cfg->seed);
-    if (!match_build_jobs(r)) {
+    if (!match_build_jobs(r) || !match_summary_init(&r->sum, r->pair_count)) {
         fprintf(stderr, "chariot match: out of memory\n");
         goto out;
     }
+    if (!match_fingerprint(r))
+        goto out;
+    MatchSummary *sum = &r->sum;
+    sum->player_count = cfg->player_count;
+    sum->sprt = cfg->sprt;
+    sum->paired = r->paired;
     for (int i = 0; i < cfg->player_count; i++) {
-        r->resolved[i] = cfg->players[i].proto;
-        match_tc_describe(&cfg->players[i].tc, r->tc_text[i], sizeof r->tc_text[i]);
+        snprintf(sum->name[i], sizeof sum->name[i], "%s", cfg->players[i].name);
+        snprintf(sum->cmd[i], sizeof sum->cmd[i], "%s", cfg->players[i].cmd);
+        sum->proto[i] = cfg->players[i].proto;
+        match_tc_describe(&cfg->players[i].tc, sum->tc_text[i], sizeof sum->tc_text[i]);
     }
+    if (cfg->journal[0])
+        snprintf(r->journal_path, sizeof r->journal_path, "%s", cfg->journal);
+    else if (cfg->json[0] || cfg->pgnout[0])
+        snprintf(r->journal_path, sizeof r->journal_path, "%s.journal", cfg->json[0] ? cfg->json : cfg->pgnout);
+    if (!match_resume(r))
+        goto out;
     if (cfg->pgnout[0] && !(r->pgn = fopen(cfg->pgnout, "a"))) {
         fprintf(stderr, "chariot match: cannot write %s\n", cfg->pgnout);
         goto out;
@@ -943,11 +987,16 @@ int cmd_match(int argc, char **argv)
     sigaction(SIGTERM, &sa, &old_term);
     match_interrupted = 0;
 
-    printf("Match: %d engines, %d games, %d openings (%s), concurrency %d\n", cfg->player_count, r->job_count,
+    printf("Match: %d engines, %d games, %d openings (%s), concurrency %d\n", cfg->player_count, r->total_games,
            r->book.count, cfg->openings_file[0] ? cfg->openings_file : "built-in", cfg->concurrency);
+    if (cfg->shard_count > 1)
+        printf("Shard %d/%d: %d of the %d games, %d to play (configuration %s)\n", cfg->shard_index,
+               cfg->shard_count, r->shard_games, r->total_games, r->job_count, r->config_hash);
     for (int i = 0; i < cfg->player_count; i++)
         printf("  %s: %s [%s, %s]\n", cfg->players[i].name, cfg->players[i].cmd,
-               client_proto_name(cfg->players[i].proto), r->tc_text[i]);
+               client_proto_name(cfg->players[i].proto), sum->tc_text[i]);
+    if (cfg->sprt.on && sum->finished > 0)
+        match_summary_print_sprt(sum);
     fflush(stdout);
 
     pthread_mutex_init(&r->lock, NULL);
@@ -964,7 +1013,15 @@ int cmd_match(int argc, char **argv)
     pthread_mutex_destroy(&r->lock);
 
     double runner_cpu = match_cpu_self();
-    match_report(r, runner_cpu);
+    printf("\n");
+    if (match_interrupted)
+        printf("Interrupted: %d game(s) finished, %d aborted and not counted.\n", sum->finished, sum->aborted);
+    if (r->fatal)
+        printf("Stopped: %s\n", r->fatal_msg);
+    if (cfg->shard_count > 1)
+        printf("Shard %d/%d: %d of its %d games finished; merge the shards with chariot match-merge\n",
+               cfg->shard_index, cfg->shard_count, sum->finished, r->shard_games);
+    match_summary_print(sum, runner_cpu);
     if (cfg->json[0])
         match_write_json(r, runner_cpu);
     if (r->pgn)
@@ -976,11 +1033,13 @@ int cmd_match(int argc, char **argv)
         fprintf(stderr, "chariot match: %s\n", r->fatal_msg);
 
 out:
+    if (r->journal)
+        fclose(r->journal);
     match_book_free(&r->book);
+    match_summary_free(&r->sum);
+    free(r->config_json);
+    free(r->all);
     free(r->jobs);
-    free(r->rows);
-    free(r->pair_points);
-    free(r->pair_games);
     free(r);
     free(cfg);
     return rc;

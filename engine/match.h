@@ -18,7 +18,8 @@ enum {
     MATCH_NAME_MAX = 64,
     MATCH_FEN_MAX = 128,
     MATCH_OPENING_MOVES_MAX = 64,
-    MATCH_REASON_MAX = 160
+    MATCH_REASON_MAX = 160,
+    MATCH_SHARDS_MAX = 100000 /* -shard I/N: the largest N */
 };
 
 /* ------------------------------------------------------------- players */
@@ -245,5 +246,178 @@ const char *match_pgn_tag(const MatchPgnGame *g, const char *name);
 
 /* Writes s as a JSON string literal (with quotes). */
 void match_json_string(FILE *f, const char *s);
+
+/* ------------------------------------------------------------ JSON reader */
+
+typedef enum MatchJsonType {
+    MATCH_JSON_NULL = 0,
+    MATCH_JSON_BOOL,
+    MATCH_JSON_NUMBER,
+    MATCH_JSON_STRING,
+    MATCH_JSON_ARRAY,
+    MATCH_JSON_OBJECT
+} MatchJsonType;
+
+/* One value of a parsed document. Containers keep their items as a list
+ * (child, then next); object members carry their key. Numbers keep their
+ * text, so integers and doubles read back exactly as written. */
+typedef struct MatchJson {
+    MatchJsonType type;
+    char *key;
+    char *str; /* a string's text, a number's text */
+    bool boolean;
+    struct MatchJson *child, *next;
+    size_t start, end; /* the value's bytes in the source text */
+} MatchJson;
+
+/* Parses a whole document; NULL with err set (and the offset) on bad input. */
+MatchJson *match_json_parse(const char *text, size_t len, char *err, size_t errlen);
+void match_json_free(MatchJson *v);
+const MatchJson *match_json_get(const MatchJson *obj, const char *key);
+const MatchJson *match_json_at(const MatchJson *arr, int index);
+bool match_json_ll(const MatchJson *v, long long *out);
+bool match_json_double(const MatchJson *v, double *out);
+const char *match_json_str(const MatchJson *v);
+/* Same type and value; object members must come in the same order. */
+bool match_json_equal(const MatchJson *a, const MatchJson *b);
+/* The whole file, NUL-terminated (malloc'ed), or NULL. */
+char *match_file_read(const char *path, size_t *len);
+
+/* ------------------------------------------------------------ summaries */
+
+typedef struct MatchSprt {
+    bool on;
+    double elo0, elo1, alpha, beta;
+} MatchSprt;
+
+/* One finished game with everything the statistics need, so that a summary
+ * can be rebuilt from records alone: after a restart (from the journal) and
+ * when shards are merged. */
+typedef struct MatchRecord {
+    int number;  /* 1-based game number in the whole (unsharded) match */
+    int p[2];    /* player index playing red, black */
+    int opening; /* 0-based index in the (possibly shuffled) book */
+    int pair;    /* colour-swapped game pair of two players, -1 if unpaired */
+    GameResult result;
+    MatchEnd end;
+    int loser;   /* RED, BLACK or -1 */
+    int plies;
+    char reason[MATCH_REASON_MAX];
+    MatchSideStats side[2];
+    ClientProto proto[2]; /* dialect each engine spoke */
+} MatchRecord;
+
+typedef struct MatchTotals {
+    int games, wins, draws, losses;
+    int time_losses, illegal, crashes, nomoves;
+    int64_t depth_sum, depth_count, nodes, node_time_ms, think_ms, moves;
+    int64_t depth_hist[MATCH_DEPTH_BINS];
+    double cpu_seconds;
+} MatchTotals;
+
+/* Everything the final table, the SPRT and the JSON are computed from. A live
+ * run, a resumed run and a merge all fill it through match_summary_add, in
+ * that one order of operations, so equal records give equal figures. */
+typedef struct MatchSummary {
+    int player_count;
+    char name[MATCH_MAX_PLAYERS][MATCH_NAME_MAX];
+    char cmd[MATCH_MAX_PLAYERS][1024];
+    char tc_text[MATCH_MAX_PLAYERS][64];
+    ClientProto proto[MATCH_MAX_PLAYERS]; /* as configured; AUTO until a game shows the dialect */
+    MatchSprt sprt;
+    bool paired;     /* games come in colour-swapped pairs: pentanomial statistics */
+    int pair_count;
+    int *pair_points; /* half points of player 0 per pair */
+    int *pair_games;
+    MatchTotals totals[MATCH_MAX_PLAYERS];
+    int vs[MATCH_MAX_PLAYERS][MATCH_MAX_PLAYERS][3]; /* [i][j]: wins, draws, losses of i against j */
+    int penta[5];
+    int pairs_done;
+    int finished;
+    int aborted;
+    double llr;
+    bool sprt_done;  /* a bound was crossed (latched at the first crossing) */
+    char sprt_verdict[32];
+    MatchRecord *records; /* in the order they were added */
+    int record_count, record_cap;
+} MatchSummary;
+
+/* Sets up an empty summary; false when out of memory. */
+bool match_summary_init(MatchSummary *s, int pair_count);
+void match_summary_free(MatchSummary *s);
+/* Books one finished game: totals, pairs, SPRT. */
+bool match_summary_add(MatchSummary *s, const MatchRecord *rec);
+/* Builds the record of a finished game. */
+void match_record_from_game(MatchRecord *rec, int number, const int p[2], int opening, int pair, const MatchGame *g);
+/* The final table (results, Elo, pairs, LOS, SPRT, per-engine rows). */
+void match_summary_print(const MatchSummary *s, double runner_cpu);
+/* The live SPRT line printed after each game. */
+void match_summary_print_sprt(const MatchSummary *s);
+/* Median of the depths reported per move (the lower median), 0 if none. */
+int match_totals_median_depth(const MatchTotals *t);
+
+/* What a JSON summary says besides the statistics: where it comes from. */
+typedef struct MatchJsonMeta {
+    const char *event;
+    const char *config;      /* the configuration object, rendered on one line */
+    const char *config_hash; /* 16 hex digits of its FNV-1a hash */
+    int shard_index;         /* -1 for a merge */
+    int shard_count;
+    int total_games;         /* games of the whole match */
+    int expected_games;      /* games this file should hold (its shard, or all) */
+    const char *shards_merged;  /* merge: "[0, 1, 3]" */
+    const char *shards_missing; /* merge: "[2]" */
+    bool partial;
+    bool interrupted;
+    const char *pgn;         /* the PGN file, or NULL */
+    long long pgn_offset;    /* where this run's games start in it */
+    double runner_cpu;
+} MatchJsonMeta;
+
+bool match_summary_write_json(const MatchSummary *s, const MatchJsonMeta *meta, const char *path);
+/* One record as a JSON object on one line (no newline): the journal's lines and
+ * the "games" items. */
+void match_record_write_json(FILE *f, const MatchSummary *s, const MatchRecord *rec);
+/* Reads a record back; players are checked against player_count. */
+bool match_record_from_json(const MatchJson *v, int player_count, MatchRecord *rec, char *err, size_t errlen);
+/* 64-bit FNV-1a, for the configuration fingerprint and the openings file. */
+uint64_t match_fnv1a(uint64_t h, const void *data, size_t len);
+#define MATCH_FNV_BASIS UINT64_C(0xcbf29ce484222325)
+
+/* ------------------------------------------------------- journal, shards */
+
+/* The first line of a progress journal: which match and shard it belongs to,
+ * and where this run's games start in the PGN. */
+typedef struct MatchJournalHeader {
+    char config_hash[24];
+    int shard_index, shard_count;
+    char pgn[512];          /* "" without -pgnout */
+    long long pgn_offset;   /* size of the PGN file when the journal was made */
+} MatchJournalHeader;
+
+/* Starts a journal (truncating any old one) with its header line. */
+FILE *match_journal_create(const char *path, const MatchJournalHeader *h);
+/* Appends one finished game as a line, flushed and synced. */
+bool match_journal_append(FILE *f, const MatchSummary *s, const MatchRecord *rec);
+/* Reads a journal back: 0 no journal (or not even a whole header), 1 read
+ * (records malloc'ed in *recs), -1 corrupt (err says where). A torn last
+ * line, left by a kill in the middle of a write, is cut off the file. */
+int match_journal_load(const char *path, int player_count, MatchJournalHeader *h, MatchRecord **recs, int *count,
+                       char *err, size_t errlen);
+
+/* One game's text in a PGN file: from its [Event] line to the next one. */
+typedef struct MatchPgnBlock {
+    size_t start, len;
+    int round;     /* [Round], which the runner sets to the game number; -1 if none */
+    bool complete; /* ends with the blank line our writer puts after every game */
+} MatchPgnBlock;
+
+/* Splits PGN text into games; returns the count (blocks malloc'ed), -1 when out of memory. */
+int match_pgn_blocks(const char *text, size_t len, MatchPgnBlock **out);
+/* Rewrites path so that from offset on it holds exactly one complete copy of
+ * each listed game (by Round), in file order, and nothing else: drops torn,
+ * unjournaled and duplicate games. Returns how many listed games it lacks,
+ * or -1 on error. */
+int match_pgn_keep_games(const char *path, long long offset, const int *numbers, int count, char *err, size_t errlen);
 
 #endif
