@@ -30,3 +30,9 @@ add_test(NAME match_cli COMMAND test_match_cli $<TARGET_FILE:chariot> $<TARGET_F
 add_executable(test_match_cli ${CMAKE_CURRENT_SOURCE_DIR}/test_match_cli.c)
 target_link_libraries(test_match_cli PRIVATE xq_match_test xq_testlib)
 set_tests_properties(match_stats match_pgn match_client match_games match_cli PROPERTIES LABELS match TIMEOUT 120)
+
+# Shards, match-merge and resuming: Chariot plays itself at fixed nodes.
+add_executable(test_match_shard ${CMAKE_CURRENT_SOURCE_DIR}/test_match_shard.c)
+target_link_libraries(test_match_shard PRIVATE xq_match_test xq_testlib)
+add_test(NAME match_shard COMMAND test_match_shard $<TARGET_FILE:chariot>)
+set_tests_properties(match_shard PROPERTIES LABELS match TIMEOUT 600)
