@@ -411,7 +411,7 @@ static char *merge_index_list(const MergeState *st, bool present)
 int cmd_match_merge(int argc, char **argv)
 {
     const char *out = NULL, *pgn_out = NULL;
-    const char **inputs = calloc((size_t)argc + 1, sizeof *inputs);
+    const char **inputs = calloc(argc > 0 ? (size_t)argc + 1 : 1, sizeof *inputs);
     MergeState *st = calloc(1, sizeof *st);
     int rc = 2, input_count = 0;
     char *merged = NULL, *missing = NULL;
@@ -451,7 +451,7 @@ int cmd_match_merge(int argc, char **argv)
             fprintf(stderr, "chariot match-merge: the output %s is also an input\n", out);
             goto out;
         }
-    st->shards = calloc((size_t)input_count, sizeof *st->shards);
+    st->shards = calloc((size_t)input_count + 1, sizeof *st->shards);
     if (!st->shards) {
         fprintf(stderr, "chariot match-merge: out of memory\n");
         rc = 1;

@@ -324,7 +324,7 @@ static bool write_file(const char *file, const char *text, size_t len)
  * must end with exactly the uninterrupted shard's games and figures. */
 static void check_resume(void)
 {
-    char ref_json[200], ref_pgn[200], ref_journal[200], pgn[200], json[200], journal[200], out[200];
+    char ref_json[200], ref_pgn[200], ref_journal[256], pgn[200], json[200], journal[256], out[200];
     snprintf(ref_json, sizeof ref_json, "%s/s%d.json", dir, RESUME_SHARD);
     snprintf(ref_pgn, sizeof ref_pgn, "%s/s%d.pgn", dir, RESUME_SHARD);
     snprintf(ref_journal, sizeof ref_journal, "%s.journal", ref_json);
@@ -400,7 +400,7 @@ static void check_resume(void)
     match_args(args, RESUME_SHARD, pgn, json);
     CHECK_EQ_INT(run(args, out), 0);
     char *screen = slurp(out);
-    char expect[80];
+    char expect[512];
     snprintf(expect, sizeof expect, "Resuming from %s: %d of %d game(s) already finished", journal, RESUME_KEPT,
              GAMES / SHARDS);
     CHECK(strstr(screen, expect) != NULL);
