@@ -356,6 +356,9 @@ void match_summary_print_sprt(const MatchSummary *s);
 /* Median of the depths reported per move (the lower median), 0 if none. */
 int match_totals_median_depth(const MatchTotals *t);
 
+/* The "format" of our JSON summaries; match-merge reads only this one. */
+#define MATCH_JSON_FORMAT "chariot-match 2"
+
 /* What a JSON summary says besides the statistics: where it comes from. */
 typedef struct MatchJsonMeta {
     const char *event;

@@ -159,7 +159,7 @@ static bool merge_load(MergeState *st, const char *path)
     const MatchJson *config = match_json_get(doc, "config"), *shard = match_json_get(doc, "shard");
     const MatchJson *games = match_json_get(doc, "games");
     long long index, count, total, expected, n;
-    if (!format || strcmp(format, "chariot-match 2") != 0 || !hash || !config || config->type != MATCH_JSON_OBJECT ||
+    if (!format || strcmp(format, MATCH_JSON_FORMAT) != 0 || !hash || !config || config->type != MATCH_JSON_OBJECT ||
         !shard || !games || games->type != MATCH_JSON_ARRAY) {
         fprintf(stderr, "chariot match-merge: %s is not the JSON of a chariot match run with -shard (or of a recent one)\n",
                 path);
@@ -451,7 +451,7 @@ int cmd_match_merge(int argc, char **argv)
             fprintf(stderr, "chariot match-merge: the output %s is also an input\n", out);
             goto out;
         }
-    st->shards = calloc((size_t)input_count + 1, sizeof *st->shards);
+    st->shards = calloc(argc > 0 ? (size_t)argc : 1, sizeof *st->shards); /* at least one per input */
     if (!st->shards) {
         fprintf(stderr, "chariot match-merge: out of memory\n");
         rc = 1;

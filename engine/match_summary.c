@@ -397,7 +397,7 @@ bool match_summary_write_json(const MatchSummary *s, const MatchJsonMeta *m, con
 
     fputs("{\n  \"event\": ", f);
     match_json_string(f, m->event);
-    fprintf(f, ",\n  \"format\": \"chariot-match 2\",\n  \"config_hash\": \"%s\",\n  \"config\": %s,\n",
+    fprintf(f, ",\n  \"format\": \"%s\",\n  \"config_hash\": \"%s\",\n  \"config\": %s,\n", MATCH_JSON_FORMAT,
             m->config_hash, m->config);
     if (m->shard_index >= 0)
         fprintf(f, "  \"shard\": {\"index\": %d, \"count\": %d, ", m->shard_index, m->shard_count);
