@@ -570,7 +570,7 @@ static bool match_in_shard(const MatchConfig *cfg, const MatchJob *job)
 
 /* ------------------------------------------------------- the fingerprint */
 
-static void match_json_double_field(FILE *f, const char *key, double v, bool comma)
+static void match_config_double(FILE *f, const char *key, double v, bool comma)
 {
     fprintf(f, "\"%s\": %.17g%s", key, v, comma ? ", " : "");
 }
@@ -653,10 +653,10 @@ static bool match_fingerprint(MatchRunner *r)
     fprintf(f, ", \"banmoves\": %s, \"sprt\": ", cfg->banmoves ? "true" : "false");
     if (cfg->sprt.on) {
         fputc('{', f);
-        match_json_double_field(f, "elo0", cfg->sprt.elo0, true);
-        match_json_double_field(f, "elo1", cfg->sprt.elo1, true);
-        match_json_double_field(f, "alpha", cfg->sprt.alpha, true);
-        match_json_double_field(f, "beta", cfg->sprt.beta, false);
+        match_config_double(f, "elo0", cfg->sprt.elo0, true);
+        match_config_double(f, "elo1", cfg->sprt.elo1, true);
+        match_config_double(f, "alpha", cfg->sprt.alpha, true);
+        match_config_double(f, "beta", cfg->sprt.beta, false);
         fputc('}', f);
     } else {
         fputs("null", f);
