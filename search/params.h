@@ -65,8 +65,8 @@ enum { LMP_DEPTH = 5, LMP_BASE = 3 };
  * (capture) is skipped. */
 enum { SEE_PRUNE_DEPTH = 4, SEE_QUIET_MARGIN = 30, SEE_CAPTURE_MARGIN = 100 };
 
-/* Internal iterative deepening at PV nodes without a hash move. */
-enum { IID_DEPTH = 5, IID_REDUCTION = 2 };
+/* Internal iterative reduction: nodes without a hash move from this depth. */
+enum { IIR_DEPTH = 4 };
 
 /* ------------------------------------------------------------ ordering */
 

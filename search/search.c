@@ -449,16 +449,13 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         return 0;
     const bool mate_threat = nr.mate_threat;
 
-    /* Step 9. Internal iterative deepening at PV nodes without a hash move. */
-    if (pv && tt_move == MOVE_NONE && depth >= IID_DEPTH) {
-        search_node(t, alpha, beta, depth - IID_REDUCTION, ply, flags);
-        t->stack[ply].static_eval = static_eval;
-        if (t->stopped)
-            return 0;
-        TTEntry te2;
-        if (tt_probe(&s->tt, b->key, ply, &te2))
-            tt_move = te2.move;
-    }
+    /* Step 9. Internal iterative reduction: a node without a hash move at
+     * depth >= IIR_DEPTH is searched a ply shallower. Without a move to try
+     * first it is likely a node nobody searched before, and the shallower
+     * search fills the TT for the next iteration more cheaply than an
+     * internal deepening search would. */
+    if (tt_move == MOVE_NONE && depth >= IIR_DEPTH)
+        depth--;
 
     /* Step 10. The moves. */
     MovePicker mp;
