@@ -3,7 +3,6 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "match.h"
 
@@ -267,7 +266,7 @@ static bool match_open_engine(ClientEngine *e, const MatchPlayer *p, ClientProto
 
 static void match_close_engine(ClientEngine *e, MatchSideStats *s)
 {
-    if (e->pid > 0) {
+    if (e->proc.id > 0) {
         client_quit(e, MATCH_QUIT_GRACE_MS);
         s->cpu_seconds = e->cpu_seconds;
     }
@@ -280,12 +279,8 @@ static void match_describe_exit(ClientEngine *e, char *out, size_t outlen)
     client_reap_within(e, MATCH_QUIT_GRACE_MS);
     if (!e->reaped)
         snprintf(out, outlen, "disconnected");
-    else if (WIFSIGNALED(e->exit_status))
-        snprintf(out, outlen, "crashed (signal %d)", WTERMSIG(e->exit_status));
-    else if (WIFEXITED(e->exit_status))
-        snprintf(out, outlen, "exited (code %d)", WEXITSTATUS(e->exit_status));
     else
-        snprintf(out, outlen, "disconnected");
+        client_exit_text(e, out, outlen);
 }
 
 /* --------------------------------------------------------------- the game */

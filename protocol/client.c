@@ -1,35 +1,17 @@
 /* client.c — the GUI side of UCCI/UCI: engine processes, pipes, handshakes, `go` and `bestmove`. */
-#define _GNU_SOURCE /* pipe2, wait4 */
 #include "client.h"
 
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/time.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+
+#include "proc.h"
 
 /* ------------------------------------------------------------- helpers */
 
-int64_t client_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void client_sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR) {
-    }
-}
+int64_t client_now_ms(void) { return proc_now_ms(); }
 
 static void client_set_error(ClientEngine *e, const char *fmt, ...)
 {
@@ -71,14 +53,7 @@ bool client_proto_parse(const char *s, ClientProto *out)
     return false;
 }
 
-void client_ignore_sigpipe(void)
-{
-    struct sigaction sa;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = SIG_IGN;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGPIPE, &sa, NULL);
-}
+void client_ignore_sigpipe(void) { proc_ignore_sigpipe(); }
 
 /* ------------------------------------------------------ command splitting */
 
@@ -173,99 +148,12 @@ static char **client_copy_argv(char *const argv[])
 
 static bool client_spawn(ClientEngine *e, int stderr_fd)
 {
-    int in_pipe[2], out_pipe[2];
-    /* O_CLOEXEC: engines started by other game threads must not inherit these
-     * ends, or the runner would never see EOF when this engine dies. */
-    if (pipe2(in_pipe, O_CLOEXEC) != 0) {
-        client_set_error(e, "pipe: %s", strerror(errno));
+    if (!proc_spawn(&e->proc, e->argv, e->dir, stderr_fd, e->error, sizeof e->error))
         return false;
-    }
-    if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-        client_set_error(e, "pipe: %s", strerror(errno));
-        close(in_pipe[0]);
-        close(in_pipe[1]);
-        return false;
-    }
-    /* The exec-status pipe: closed by a successful exec, or carrying errno. */
-    int status_pipe[2];
-    if (pipe2(status_pipe, O_CLOEXEC) != 0) {
-        client_set_error(e, "pipe: %s", strerror(errno));
-        close(in_pipe[0]);
-        close(in_pipe[1]);
-        close(out_pipe[0]);
-        close(out_pipe[1]);
-        return false;
-    }
-    int devnull = -1;
-    if (stderr_fd < 0)
-        devnull = open("/dev/null", O_WRONLY | O_CLOEXEC);
-    pid_t pid = fork();
-    if (pid < 0) {
-        client_set_error(e, "fork: %s", strerror(errno));
-        close(in_pipe[0]);
-        close(in_pipe[1]);
-        close(out_pipe[0]);
-        close(out_pipe[1]);
-        close(status_pipe[0]);
-        close(status_pipe[1]);
-        if (devnull >= 0)
-            close(devnull);
-        return false;
-    }
-    if (pid == 0) {
-        /* Child: only async-signal-safe calls until exec. Its own process
-         * group keeps a terminal Ctrl-C away from it. */
-        setpgid(0, 0);
-        dup2(in_pipe[0], 0);
-        dup2(out_pipe[1], 1);
-        int errfd = stderr_fd >= 0 ? stderr_fd : devnull;
-        if (errfd >= 0)
-            dup2(errfd, 2);
-        int err;
-        if (e->dir && chdir(e->dir) != 0) {
-            err = -errno; /* negative: the directory failed */
-            if (write(status_pipe[1], &err, sizeof err) < 0) {
-            }
-            _exit(126);
-        }
-        execvp(e->argv[0], e->argv);
-        err = errno;
-        if (write(status_pipe[1], &err, sizeof err) < 0) {
-        }
-        _exit(127);
-    }
-    setpgid(pid, pid); /* also from the parent, to win the race with kill() */
-    close(in_pipe[0]);
-    close(out_pipe[1]);
-    close(status_pipe[1]);
-    if (devnull >= 0)
-        close(devnull);
-    int child_err = 0;
-    ssize_t got;
-    do {
-        got = read(status_pipe[0], &child_err, sizeof child_err);
-    } while (got < 0 && errno == EINTR);
-    close(status_pipe[0]);
-    if (got == (ssize_t)sizeof child_err) {
-        if (child_err < 0)
-            client_set_error(e, "cannot enter directory %s: %s", e->dir, strerror(-child_err));
-        else
-            client_set_error(e, "cannot run %s: %s", e->argv[0], strerror(child_err));
-        close(in_pipe[1]);
-        close(out_pipe[0]);
-        int st;
-        while (waitpid(pid, &st, 0) < 0 && errno == EINTR) {
-        }
-        return false;
-    }
-    fcntl(out_pipe[0], F_SETFL, fcntl(out_pipe[0], F_GETFL) | O_NONBLOCK);
-    e->pid = pid;
-    e->to_fd = in_pipe[1];
-    e->from_fd = out_pipe[0];
     e->eof = false;
     e->buf_len = 0;
     e->reaped = false;
-    e->exit_status = 0;
+    e->cpu_seconds = 0;
     return true;
 }
 
@@ -276,7 +164,7 @@ bool client_start(ClientEngine *e, char *const argv[], const char *dir, int stde
     memset(e, 0, sizeof *e);
     e->log = log;
     e->log_tag = tag;
-    e->to_fd = e->from_fd = -1;
+    e->proc.to = e->proc.from = -1;
     if (!argv || !argv[0]) {
         client_set_error(e, "empty engine command");
         return false;
@@ -291,79 +179,42 @@ bool client_start(ClientEngine *e, char *const argv[], const char *dir, int stde
     return client_spawn(e, stderr_fd);
 }
 
-static void client_close_fds(ClientEngine *e)
+/* Copies what the process layer learnt when it reaped the engine. */
+static void client_note_reaped(ClientEngine *e)
 {
-    if (e->to_fd >= 0)
-        close(e->to_fd);
-    if (e->from_fd >= 0)
-        close(e->from_fd);
-    e->to_fd = e->from_fd = -1;
-}
-
-/* Reaps the process if it has exited (or waits when block is set). */
-static bool client_reap(ClientEngine *e, bool block)
-{
-    if (e->pid <= 0 || e->reaped)
-        return true;
-    int status = 0;
-    struct rusage ru;
-    memset(&ru, 0, sizeof ru);
-    pid_t r;
-    do {
-        r = wait4(e->pid, &status, block ? 0 : WNOHANG, &ru);
-    } while (r < 0 && errno == EINTR);
-    if (r == 0)
-        return false;
-    e->reaped = true;
-    if (r == e->pid) {
-        e->exit_status = status;
-        e->cpu_seconds = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-                         ru.ru_stime.tv_usec / 1e6;
-    }
-    return true;
+    e->reaped = e->proc.reaped;
+    e->cpu_seconds = e->proc.cpu_seconds;
 }
 
 void client_kill(ClientEngine *e)
 {
-    if (e->pid > 0 && !e->reaped) {
-        kill(-e->pid, SIGKILL);
-        kill(e->pid, SIGKILL);
-        client_reap(e, true);
-    }
-    client_close_fds(e);
+    proc_kill(&e->proc);
+    client_note_reaped(e);
+    proc_close_pipes(&e->proc);
 }
 
 void client_reap_within(ClientEngine *e, int grace_ms)
 {
     int64_t deadline = client_now_ms() + (grace_ms > 0 ? grace_ms : 0);
-    while (e->pid > 0 && !e->reaped) {
-        /* WNOWAIT: the exited process stays a zombie, so its pid and process
-         * group cannot be reused before the group kill below. */
-        siginfo_t info;
-        memset(&info, 0, sizeof info);
-        int r = waitid(P_PID, (id_t)e->pid, &info, WEXITED | WNOHANG | WNOWAIT);
-        if (r != 0 || info.si_pid == e->pid || client_now_ms() >= deadline)
-            break;
-        client_sleep_ms(2);
-    }
-    /* Kills it if it is still there, and anything it started (a wrapper's
-     * children share its process group); then reaps it. */
+    while (e->proc.id > 0 && !e->proc.reaped && !proc_has_exited(&e->proc) && client_now_ms() < deadline)
+        proc_sleep_ms(2);
+    /* Kills it if it is still there, and anything it started; then reaps it
+     * (an exited process keeps its own exit status). */
     client_kill(e);
 }
 
+void client_exit_text(const ClientEngine *e, char *out, size_t outlen) { proc_exit_text(&e->proc, out, outlen); }
+
 void client_quit(ClientEngine *e, int grace_ms)
 {
-    if (e->pid <= 0 || e->reaped) {
-        client_close_fds(e);
+    if (e->proc.id <= 0 || e->proc.reaped) {
+        proc_close_pipes(&e->proc);
         return;
     }
-    if (!e->eof && e->to_fd >= 0)
+    if (!e->eof && e->proc.to >= 0)
         client_send(e, "quit");
     /* Closing its stdin is a second hint for engines that ignore `quit`. */
-    if (e->to_fd >= 0) {
-        close(e->to_fd);
-        e->to_fd = -1;
-    }
+    proc_close_input(&e->proc);
     int64_t deadline = client_now_ms() + grace_ms;
     char line[256];
     /* Drain its output until EOF (event driven), then give the process a few
@@ -397,20 +248,7 @@ bool client_send(ClientEngine *e, const char *fmt, ...)
     if (e->log)
         fprintf(e->log, "%s< %s\n", e->log_tag ? e->log_tag : "", line);
     line[n++] = '\n';
-    if (e->to_fd < 0)
-        return false;
-    size_t off = 0;
-    while (off < (size_t)n) {
-        ssize_t w = write(e->to_fd, line + off, (size_t)n - off);
-        if (w < 0) {
-            if (errno == EINTR)
-                continue;
-            client_set_error(e, "write to engine: %s", strerror(errno));
-            return false;
-        }
-        off += (size_t)w;
-    }
-    return true;
+    return proc_write_all(&e->proc, line, (size_t)n, e->error, sizeof e->error);
 }
 
 /* Takes one complete line out of the buffer, if there is one. A full buffer
@@ -448,12 +286,12 @@ ClientStatus client_read_line(ClientEngine *e, char *line, size_t cap, int64_t d
     for (;;) {
         if (client_take_line(e, line, cap, e->eof))
             return CLIENT_OK;
-        if (e->eof || e->from_fd < 0)
+        if (e->eof || e->proc.from < 0)
             return CLIENT_EOF;
         if (stop && *stop)
             return CLIENT_STOPPED;
-        /* Sleep in poll() until output, the deadline, or the next look at
-         * the stop flag, whichever comes first. */
+        /* Sleep until output, the deadline, or the next look at the stop
+         * flag, whichever comes first. */
         int wait = -1;
         if (deadline_ms >= 0) {
             int64_t left = deadline_ms - client_now_ms();
@@ -463,23 +301,14 @@ ClientStatus client_read_line(ClientEngine *e, char *line, size_t cap, int64_t d
         }
         if (stop && (wait < 0 || wait > CLIENT_POLL_SLICE_MS))
             wait = CLIENT_POLL_SLICE_MS;
-        struct pollfd pfd = {e->from_fd, POLLIN, 0};
-        int r = poll(&pfd, 1, wait);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            client_set_error(e, "poll: %s", strerror(errno));
-            return CLIENT_ERROR;
-        }
-        if (r == 0)
-            continue;
-        ssize_t got = read(e->from_fd, e->buf + e->buf_len, sizeof e->buf - e->buf_len);
+        int got = proc_read(&e->proc, e->buf + e->buf_len, sizeof e->buf - e->buf_len, wait, e->error,
+                            sizeof e->error);
         if (got > 0)
             e->buf_len += (size_t)got;
-        else if (got == 0)
+        else if (got == PROC_READ_EOF)
             e->eof = true;
-        else if (errno != EAGAIN && errno != EINTR && errno != EWOULDBLOCK)
-            e->eof = true;
+        else if (got == PROC_READ_ERROR)
+            return CLIENT_ERROR;
     }
 }
 

@@ -28,7 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <sys/types.h>
+
+#include "proc.h"
 
 typedef enum ClientProto {
     CLIENT_PROTO_AUTO = 0,
@@ -92,9 +93,7 @@ typedef struct ClientGo {
 } ClientGo;
 
 typedef struct ClientEngine {
-    pid_t pid;            /* 0 when no process is running */
-    int to_fd;            /* engine's stdin */
-    int from_fd;          /* engine's stdout */
+    Proc proc;            /* the process and its pipes (proc.id 0: none running) */
     bool eof;             /* its stdout is closed */
     ClientProto proto;    /* the dialect actually spoken (never AUTO after a handshake) */
     bool ucci_mode;       /* UCCI syntax for position/setoption/go (UCCI and FSF) */
@@ -113,7 +112,6 @@ typedef struct ClientEngine {
     size_t buf_len;
     /* resources used by the process, filled when it is reaped */
     bool reaped;
-    int exit_status;      /* raw waitpid status */
     double cpu_seconds;   /* user + system CPU of the process */
 } ClientEngine;
 
@@ -193,6 +191,10 @@ void client_kill(ClientEngine *e);
 /* Gives a process that is on its way out (its output ended) grace_ms to exit
  * by itself, so its own exit status is recorded, then kills and reaps it. */
 void client_reap_within(ClientEngine *e, int grace_ms);
+
+/* How a reaped engine ended: "exited (code N)", "crashed (signal N)" or,
+ * on Windows, "crashed (exception 0x...)". */
+void client_exit_text(const ClientEngine *e, char *out, size_t outlen);
 
 /* Frees argv/dir copies. Call after client_quit/kill. */
 void client_release(ClientEngine *e);

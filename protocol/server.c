@@ -5,13 +5,12 @@
 
 #include <ctype.h>
 #include <pthread.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "eval.h"
+#include "proc.h"
 #include "protocol.h"
 #include "search.h"
 #include "server_internal.h"
@@ -371,10 +370,8 @@ static bool ensure_idle(Server *sv, const char *what)
 
 static int online_cores(void)
 {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    if (n < 1)
-        return 1;
-    return n > PROTO_MAX_THREADS ? PROTO_MAX_THREADS : (int)n;
+    int n = proc_cpu_count();
+    return n > PROTO_MAX_THREADS ? PROTO_MAX_THREADS : n;
 }
 
 static SearchOptions search_options_from(const Server *sv, const Settings *st)
@@ -997,7 +994,7 @@ int protocol_serve(FILE *in, FILE *out)
 {
     /* A GUI that closes our stdout must not kill us mid-write: the write
      * fails instead, and the loop ends. */
-    signal(SIGPIPE, SIG_IGN);
+    proc_ignore_sigpipe();
 
     Server *sv = calloc(1, sizeof *sv);
     if (!sv)

@@ -163,7 +163,7 @@ static void check_handshakes(void)
     CHECK(info.has_score);
     client_quit(&e, 2000);
     CHECK(e.reaped);
-    CHECK(WIFEXITED(e.exit_status) && WEXITSTATUS(e.exit_status) == 0);
+    CHECK(!e.proc.crashed && e.proc.exit_code == 0);
     client_release(&e);
 
     /* UCCI with usemillisec advertised */
