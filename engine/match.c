@@ -1,5 +1,4 @@
 /* match.c — `chariot match`: command line, games over worker threads, live score, final table, SPRT, PGN and JSON. */
-#define _XOPEN_SOURCE 700 /* sigaction with SA_RESETHAND, getrusage, gethostname */
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -7,13 +6,12 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "cli.h"
 #include "match.h"
+#include "os.h"
 
 /* The runner's one global, as the signal handler can reach nothing else:
  * raised by SIGINT/SIGTERM, and read through MatchGameConfig.stop by every
@@ -254,9 +252,7 @@ static bool match_parse_args(int argc, char **argv, MatchConfig *cfg)
     cfg->pgnformat = MATCH_PGN_ICCS;
     cfg->shard_count = 1;
     snprintf(cfg->event, sizeof cfg->event, "chariot match");
-    if (gethostname(cfg->site, sizeof cfg->site) != 0)
-        snprintf(cfg->site, sizeof cfg->site, "?");
-    cfg->site[sizeof cfg->site - 1] = '\0';
+    os_hostname(cfg->site, sizeof cfg->site);
 
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -606,9 +602,7 @@ static bool match_fingerprint(MatchRunner *r)
         fprintf(stderr, "chariot match: cannot read %s\n", cfg->openings_file);
         return false;
     }
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *f = open_memstream(&buf, &len);
+    FILE *f = os_temp_file();
     if (!f)
         return false;
     fputs("{\"engines\": [", f);
@@ -664,7 +658,17 @@ static bool match_fingerprint(MatchRunner *r)
     fprintf(f, ", \"pgnformat\": \"%s\", \"event\": ", cfg->pgnformat == MATCH_PGN_WXF ? "wxf" : "iccs");
     match_json_string(f, cfg->event);
     fprintf(f, ", \"shards\": %d}", cfg->shard_count);
-    if (fclose(f) != 0 || !buf) {
+    /* Read the text back: a temporary file stands in for a memory stream,
+     * which not every C library has. */
+    long n = ftell(f);
+    char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    size_t len = 0;
+    if (buf) {
+        rewind(f);
+        len = fread(buf, 1, (size_t)n, f);
+        buf[len] = '\0';
+    }
+    if (fclose(f) != 0 || !buf || len != (size_t)n) {
         free(buf);
         return false;
     }
@@ -891,13 +895,7 @@ static void *match_worker(void *arg)
 
 /* ------------------------------------------------------------- reports */
 
-static double match_cpu_self(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-           ru.ru_stime.tv_usec / 1e6;
-}
+static double match_cpu_self(void) { return os_cpu_self(); }
 
 static void match_write_json(MatchRunner *r, double runner_cpu)
 {
@@ -978,13 +976,7 @@ int cmd_match(int argc, char **argv)
     }
 
     client_ignore_sigpipe();
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = match_on_signal;
-    sa.sa_flags = SA_RESETHAND; /* a second Ctrl-C kills the runner outright */
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    os_stop_signals_catch(match_on_signal); /* a second Ctrl-C kills the runner outright */
     match_interrupted = 0;
 
     printf("Match: %d engines, %d games, %d openings (%s), concurrency %d\n", cfg->player_count, r->total_games,
@@ -1026,8 +1018,7 @@ int cmd_match(int argc, char **argv)
         match_write_json(r, runner_cpu);
     if (r->pgn)
         fclose(r->pgn);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    os_stop_signals_default();
     rc = r->fatal ? 1 : match_interrupted ? 130 : 0;
     if (r->fatal)
         fprintf(stderr, "chariot match: %s\n", r->fatal_msg);

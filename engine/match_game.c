@@ -266,7 +266,7 @@ static bool match_open_engine(ClientEngine *e, const MatchPlayer *p, ClientProto
 
 static void match_close_engine(ClientEngine *e, MatchSideStats *s)
 {
-    if (e->proc.id > 0) {
+    if (e->proc.id != 0) {
         client_quit(e, MATCH_QUIT_GRACE_MS);
         s->cpu_seconds = e->cpu_seconds;
     }

@@ -1,11 +1,10 @@
 /* match_journal.c — a match's progress journal (one JSON line per finished game) and the PGN clean-up that resuming needs. */
-#define _XOPEN_SOURCE 700 /* fsync, ftruncate, fileno */
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include "match.h"
+#include "os.h"
 
 enum { MATCH_JOURNAL_VERSION = 1 };
 
@@ -17,8 +16,7 @@ static bool match_journal_sync(FILE *f)
 {
     if (fflush(f) != 0)
         return false;
-    /* fsync can fail on pipes or odd filesystems; the data is already written */
-    (void)fsync(fileno(f));
+    os_sync_file(f);
     return true;
 }
 
@@ -131,7 +129,7 @@ int match_journal_load(const char *path, int player_count, MatchJournalHeader *h
         rc = 0;
         goto out;
     }
-    if (good_end < len && truncate(path, (off_t)good_end) != 0) {
+    if (good_end < len && !os_truncate_file(path, (long long)good_end)) {
         snprintf(err, errlen, "cannot cut the torn last line of %s", path);
         goto out;
     }
@@ -255,7 +253,7 @@ int match_pgn_keep_games(const char *path, long long offset, const int *numbers,
         snprintf(err, errlen, "cannot write %s", tmp);
         goto out;
     }
-    (void)fsync(fileno(f));
+    os_sync_file(f);
     fclose(f);
     f = NULL;
     if (rename(tmp, path) != 0) {

@@ -1,6 +1,6 @@
 /* solve.c — `chariot solve`: runs the search on mate and best-move puzzles
  * given as one FEN or an EPD file, and checks the answers. */
-#define _POSIX_C_SOURCE 200809L /* getline, isatty, fileno, clock_gettime, stat */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime, stat */
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,11 +8,11 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "commands.h"
 #include "eval.h"
+#include "os.h"
 #include "solve.h"
 
 enum {
@@ -331,7 +331,7 @@ static int solve_one(const SolveArgs *a, const SolvePuzzle *p)
 
     // 1. The position.
     if (!a->quiet) {
-        solve_print_board(stdout, b, isatty(fileno(stdout)) && !getenv("NO_COLOR"));
+        solve_print_board(stdout, b, os_is_terminal(stdout) && !getenv("NO_COLOR"));
         fputc('\n', stdout);
     }
     printf("FEN: %s\n", p->fen);
@@ -393,6 +393,28 @@ static int solve_one(const SolveArgs *a, const SolvePuzzle *p)
 
 /* ------------------------------------------------------------- a file */
 
+/* Reads one whole line of any length into *line (grown as needed), like
+ * POSIX getline, which not every C library has. False at end of file. */
+static bool solve_read_line(FILE *f, char **line, size_t *cap)
+{
+    size_t len = 0;
+    for (;;) {
+        if (*cap - len < 2 || !*line) {
+            size_t ncap = *cap ? *cap * 2 : 256;
+            char *grown = realloc(*line, ncap);
+            if (!grown)
+                return false;
+            *line = grown;
+            *cap = ncap;
+        }
+        if (!fgets(*line + len, (int)(*cap - len), f))
+            return len > 0;
+        len += strlen(*line + len);
+        if (len > 0 && (*line)[len - 1] == '\n')
+            return true;
+    }
+}
+
 /* Reads every line; malformed ones are reported and collected in *skipped. */
 static bool solve_read_file(const char *path, FILE *f, SolvePuzzle **out, int *count, SolveSkipped **skipped,
                             int *nskipped)
@@ -403,7 +425,7 @@ static bool solve_read_file(const char *path, FILE *f, SolvePuzzle **out, int *c
     SolvePuzzle *p = NULL;
     SolveSkipped *sk = NULL;
     bool ok = true;
-    while (ok && getline(&line, &cap, f) != -1) {
+    while (ok && solve_read_line(f, &line, &cap)) {
         lineno++;
         SolvePuzzle tmp;
         char err[160];
@@ -509,7 +531,7 @@ static int solve_file_run(const SolveRun *run)
 {
     const SolveSettings *set = &run->args->settings;
     int n = run->count;
-    bool tty = isatty(fileno(stderr));
+    bool tty = os_is_terminal(stderr);
     printf("%-24s %-12s %-16s %9s %9s  %s\n", "id", "expected", "found", "solved at", "time", "result");
     fflush(stdout);
     struct timespec start;

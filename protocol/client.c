@@ -196,7 +196,7 @@ void client_kill(ClientEngine *e)
 void client_reap_within(ClientEngine *e, int grace_ms)
 {
     int64_t deadline = client_now_ms() + (grace_ms > 0 ? grace_ms : 0);
-    while (e->proc.id > 0 && !e->proc.reaped && !proc_has_exited(&e->proc) && client_now_ms() < deadline)
+    while (e->proc.id != 0 && !e->proc.reaped && !proc_has_exited(&e->proc) && client_now_ms() < deadline)
         proc_sleep_ms(2);
     /* Kills it if it is still there, and anything it started; then reaps it
      * (an exited process keeps its own exit status). */
@@ -207,7 +207,7 @@ void client_exit_text(const ClientEngine *e, char *out, size_t outlen) { proc_ex
 
 void client_quit(ClientEngine *e, int grace_ms)
 {
-    if (e->proc.id <= 0 || e->proc.reaped) {
+    if (e->proc.id == 0 || e->proc.reaped) {
         proc_close_pipes(&e->proc);
         return;
     }

@@ -32,7 +32,8 @@ typedef struct TTBucket {
 } TTBucket;
 
 typedef struct TT {
-    TTBucket *buckets;
+    TTBucket *buckets; /* cache-line aligned, inside memory */
+    void *memory;      /* what malloc returned */
     uint64_t mask; /* bucket count - 1 (a power of two) */
     uint8_t generation;
 } TT;

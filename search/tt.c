@@ -9,6 +9,8 @@
 /* Data word layout (64 bits):
  *   0..15 move, 16..31 score (int16), 32..47 static eval (int16),
  *   48..55 depth, 56..57 bound, 58 null-cut flag, 59..63 generation. */
+/* Cache-line size the buckets are aligned to. */
+enum { TT_ALIGN = 64 };
 enum { GEN_BITS = 5, GEN_MASK = (1 << GEN_BITS) - 1 };
 
 static uint64_t pack(Move move, int score, int eval, int depth, int bound, bool null_cut, int gen)
@@ -33,10 +35,14 @@ bool tt_init(TT *tt, int mb)
     if (n * sizeof(TTBucket) > SIZE_MAX)
         return false;
 #endif
-    TTBucket *p = aligned_alloc(64, (size_t)(n * sizeof(TTBucket)));
-    if (!p)
+    /* A bucket is one cache line only if the table starts on a line; align
+     * by hand, as not every C library has C11's aligned_alloc. */
+    void *memory = malloc((size_t)(n * sizeof(TTBucket)) + TT_ALIGN - 1);
+    if (!memory)
         return false;
+    TTBucket *p = (TTBucket *)(((uintptr_t)memory + TT_ALIGN - 1) & ~(uintptr_t)(TT_ALIGN - 1));
     memset(p, 0, (size_t)(n * sizeof(TTBucket)));
+    tt->memory = memory;
     tt->buckets = p;
     tt->mask = n - 1;
     tt->generation = 0;
@@ -45,7 +51,8 @@ bool tt_init(TT *tt, int mb)
 
 void tt_free(TT *tt)
 {
-    free(tt->buckets);
+    free(tt->memory);
+    tt->memory = NULL;
     tt->buckets = NULL;
     tt->mask = 0;
 }

@@ -9,7 +9,8 @@ set(XQ_MATCH_SRC
   ${CMAKE_SOURCE_DIR}/engine/match_pgn.c
   ${CMAKE_SOURCE_DIR}/engine/match_json.c
   ${CMAKE_SOURCE_DIR}/engine/match_summary.c
-  ${CMAKE_SOURCE_DIR}/engine/match_journal.c)
+  ${CMAKE_SOURCE_DIR}/engine/match_journal.c
+  ${CHARIOT_OS_SRC})
 add_library(xq_match_test STATIC ${XQ_MATCH_SRC})
 target_include_directories(xq_match_test PUBLIC ${CMAKE_SOURCE_DIR}/engine)
 target_link_libraries(xq_match_test PUBLIC xq_protocol xq_board Threads::Threads m)

@@ -1,0 +1,33 @@
+/* os.h — the operating-system services of the chariot program itself (the
+ * match runner and the command line): host name, own CPU time, Ctrl-C
+ * handling, flushing a file to disk and terminal detection.
+ *
+ * One header, two implementations chosen by the build: os_posix.c and
+ * os_win32.c (docs/ARCHITECTURE.md, "Platforms"). Engine processes, pipes
+ * and clocks live one layer down, in protocol/proc.h. */
+#ifndef CHARIOT_OS_H
+#define CHARIOT_OS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/* The machine's name for PGN Site tags, "?" when unknown. */
+void os_hostname(char *out, size_t outlen);
+/* User + system CPU seconds used by this process so far. */
+double os_cpu_self(void);
+/* Routes Ctrl-C and termination requests to handler once; a second Ctrl-C
+ * then ends the program the usual way. */
+void os_stop_signals_catch(void (*handler)(int));
+/* Puts the default handling back. */
+void os_stop_signals_default(void);
+/* Asks the system to put what was written to f on disk (after fflush). */
+void os_sync_file(FILE *f);
+/* Cuts the file at path to size bytes; false on failure. */
+bool os_truncate_file(const char *path, long long size);
+/* An anonymous read-write temporary file, deleted when closed; NULL on failure. */
+FILE *os_temp_file(void);
+/* Whether f is a terminal (colours and progress lines only there). */
+bool os_is_terminal(FILE *f);
+
+#endif
