@@ -18,6 +18,7 @@ static void usage(FILE *f)
           "       chariot solve FEN|FILE.epd [--movetime MS] [--depth D] [--threads T] [--hash MB] [--json OUT] [--quiet]\n"
           "       chariot match -engine ... -engine ... [options] [-shard I/N]   (see README.md)\n"
           "       chariot match-merge OUT.json SHARD.json... [-pgn OUT.pgn]   (see docs/DISTRIBUTED.md)\n"
+          "       chariot --version\n"
           "       chariot help\n",
           f);
 }
@@ -41,6 +42,10 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(cmd, commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
+    if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "version") == 0) {
+        printf("Chariot %s\n", CHARIOT_VERSION);
+        return 0;
+    }
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) {
         usage(stdout);
         return 0;

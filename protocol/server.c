@@ -460,7 +460,7 @@ static void emit_handshake(Server *sv, Dialect d)
         emit(sv, "id name Chariot %s", CHARIOT_VERSION);
         emit(sv, "id author Chariot developers");
     } else {
-        emit(sv, "id name Chariot");
+        emit(sv, "id name Chariot %s", CHARIOT_VERSION);
         emit(sv, "id version %s", CHARIOT_VERSION);
         emit(sv, "id author Chariot developers");
     }

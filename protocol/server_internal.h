@@ -10,8 +10,9 @@
 
 #include "board.h"
 
+/* The version comes from project() in CMakeLists.txt, the one place it is set. */
 #ifndef CHARIOT_VERSION
-#define CHARIOT_VERSION "0.1.0"
+#error "CHARIOT_VERSION is set by the build (project VERSION in CMakeLists.txt)"
 #endif
 
 /* ------------------------------------------------------------- limits */

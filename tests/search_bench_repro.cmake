@@ -6,7 +6,8 @@ if(NOT CHARIOT OR NOT DEPTH)
 endif()
 
 function(run_bench out_var)
-  execute_process(COMMAND ${CHARIOT} bench ${DEPTH}
+  # EMULATOR (e.g. wine) runs a cross-compiled binary; empty otherwise.
+  execute_process(COMMAND ${EMULATOR} ${CHARIOT} bench ${DEPTH}
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "chariot bench failed (${rc}): ${err}")

@@ -199,7 +199,7 @@ static void group_handshake(void)
         exit(1);
     drv_send(&e, "ucci");
     CHECK(drv_expect(&e, "ucciok", NULL, 0, DRV_TIMEOUT));
-    CHECK(e.kept > 4 && strcmp(e.lines[0], "id name Chariot") == 0);
+    CHECK(e.kept > 4 && strncmp(e.lines[0], "id name Chariot ", 16) == 0);
     CHECK(seen_prefix(&e, "id version "));
     CHECK(seen_prefix(&e, "id author Chariot developers"));
     for (size_t i = 0; i < sizeof UCCI_OPTION_LINES / sizeof *UCCI_OPTION_LINES; i++) {
@@ -230,6 +230,17 @@ static void group_handshake(void)
     CHECK(drv_sync(&e));
     CHECK_EQ_INT(drv_count(&e, "info"), 0);
     CHECK_EQ_INT(drv_count(&e, "ucciok"), 1);
+
+    /* Windows GUIs end lines with CR LF: the CR is no part of a command. */
+    drv_mark(&e);
+    drv_send(&e, "setoption hashsize 8\r");
+    drv_send(&e, "position startpos moves h2e2\r");
+    drv_send(&e, "go depth 2\r");
+    char best[256];
+    CHECK(drv_expect(&e, "bestmove", best, sizeof best, DRV_TIMEOUT));
+    drv_send(&e, "isready\r");
+    CHECK(drv_expect(&e, "readyok", NULL, 0, DRV_TIMEOUT));
+    CHECK_EQ_INT(drv_count(&e, "info string error"), 0);
     finish(&e, true);
 
     /* An unknown first command: an error, then plain UCCI service. */

@@ -8,5 +8,6 @@ set_tests_properties(search_unit PROPERTIES LABELS "unit" TIMEOUT 300)
 # must print the same node counts (never compared with a fixed number).
 add_test(NAME search_bench_repro
          COMMAND ${CMAKE_COMMAND} -DCHARIOT=$<TARGET_FILE:chariot> -DDEPTH=5
+                 "-DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}"
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/search_bench_repro.cmake)
 set_tests_properties(search_bench_repro PROPERTIES LABELS "repro" TIMEOUT 300)
