@@ -18,6 +18,7 @@ static void usage(FILE *f)
           "       chariot solve FEN|FILE.epd [--movetime MS] [--depth D] [--threads T] [--hash MB] [--json OUT] [--quiet]\n"
           "       chariot match -engine ... -engine ... [options] [-shard I/N]   (see README.md)\n"
           "       chariot match-merge OUT.json SHARD.json... [-pgn OUT.pgn]   (see docs/DISTRIBUTED.md)\n"
+          "       chariot book show BOOK.DAT FEN|startpos\n"
           "       chariot --version\n"
           "       chariot help\n",
           f);
@@ -37,7 +38,7 @@ int main(int argc, char **argv)
     } commands[] = {
         {"perft", cmd_perft},   {"perft-suite", cmd_perft_suite}, {"bench", cmd_bench},
         {"search", cmd_search}, {"solve", cmd_solve},             {"match", cmd_match},
-        {"match-merge", cmd_match_merge},
+        {"match-merge", cmd_match_merge}, {"book", cmd_book},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(cmd, commands[i].name) == 0)

@@ -8,6 +8,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "eval.h"
 #include "proc.h"
@@ -74,8 +75,8 @@ static const OptionDesc OPTIONS[OPT_NB] = {
     {OPT_STYLE, "style", NULL, NULL, OPT_COMBO, 0, 0, VARS_STYLE},
     {OPT_MULTIPV, "multipv", "MultiPV", NULL, OPT_SPIN, 1, MAX_MULTIPV, NULL},
     {OPT_NEWGAME, "newgame", "Clear Hash", "clearhash", OPT_BUTTON, 0, 0, NULL},
-    {OPT_BOOKFILES, "bookfiles", NULL, NULL, OPT_STRING, 0, 0, NULL},
-    {OPT_USEBOOK, "usebook", NULL, NULL, OPT_CHECK, 0, 0, NULL},
+    {OPT_BOOKFILES, "bookfiles", "BookFile", "bookfile", OPT_STRING, 0, 0, NULL},
+    {OPT_USEBOOK, "usebook", "OwnBook", "ownbook", OPT_CHECK, 0, 0, NULL},
     {OPT_RESIGN, "resign", NULL, NULL, OPT_SPIN, 0, PROTO_RESIGN_MAX, NULL},
     {OPT_MOVEOVERHEAD, "moveoverhead", "Move Overhead", NULL, OPT_SPIN, 0, 5000, NULL},
 };
@@ -103,6 +104,8 @@ typedef struct Server {
     char *line;
     UcciCommand *cmd;
     SearchLimits limits;
+    Book *book;              /* the opening book of bookfiles, NULL when none */
+    uint64_t rng;            /* the book's random draws (splitmix64 state) */
 
     /* Everything below is shared with the search thread: guarded by lock. */
     pthread_mutex_t lock;
@@ -401,6 +404,7 @@ static void settings_init(Server *sv, Settings *st)
     st->value[OPT_KNOWLEDGE] = d->knowledge >= 0 && d->knowledge <= 3 ? 3 - d->knowledge : 0;
     st->value[OPT_RANDOMNESS] = d->randomness >= 0 && d->randomness <= 3 ? d->randomness : 0;
     st->value[OPT_RESIGN] = PROTO_RESIGN_DEFAULT;
+    st->value[OPT_USEBOOK] = 1; /* as ElephantEye: a book given is a book used */
 }
 
 static int default_int(const Server *sv, OptId id)
@@ -588,10 +592,23 @@ static void do_setoption(Server *sv, const UcciCommand *c)
         next.value[o->id] = k;
         break;
     }
-    case OPT_STRING:
-        /* bookfiles: Chariot has no book yet; the value is kept, unused */
+    case OPT_STRING: {
+        /* bookfiles: the book is read now, so a bad file is reported at once
+         * and the previous book (if any) stays. "<empty>" or "" drops it. */
+        Book *bk = NULL;
+        if (c->value[0] && strcmp(c->value, "<empty>") != 0) {
+            char err[UCCI_VALUE_MAX + 160];
+            bk = book_open(c->value, err, sizeof err);
+            if (!bk) {
+                emit_error(sv, "option %s: %s; book unchanged", o->ucci, err);
+                return;
+            }
+        }
+        book_free(sv->book);
+        sv->book = bk;
         snprintf(next.bookfiles, sizeof next.bookfiles, "%s", c->value);
         break;
+    }
     }
 
     if (option_needs_search(o->id)) {
@@ -806,6 +823,55 @@ static void emit_static_info(Server *sv, Dialect d, int score)
         emit(sv, "info depth 0 seldepth 0 score %d time 0 nodes 0 nps 0", score);
 }
 
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
+/* The book answers a game move (a clock or movetime search; never analysis,
+ * pondering, mate or fixed-depth searches) when it knows the position: one
+ * `info depth 0 score <weight> pv <move>` line per usable move, then a move
+ * drawn in proportion to the weights, with the heaviest book reply as the
+ * ponder move. Banned moves, moves outside searchmoves and moves that may
+ * repeat a position are skipped; with none left, the search runs. */
+static bool play_from_book(Server *sv, Dialect d, const SearchLimits *l)
+{
+    if (!sv->book || !sv->settings.value[OPT_USEBOOK] || l->infinite || l->ponder || l->mate > 0 ||
+        l->depth > 0 || l->nodes > 0 || !(l->use_clock || l->movetime_ms > 0))
+        return false;
+    BookMove all[MAX_MOVES], usable[MAX_MOVES];
+    int n = book_probe(sv->book, sv->pos, all, MAX_MOVES), k = 0;
+    for (int i = 0; i < n; i++) {
+        Move m = all[i].move;
+        bool listed = l->searchmoves_count == 0;
+        for (int j = 0; j < l->searchmoves_count; j++)
+            listed |= l->searchmoves[j] == m;
+        if (listed && root_move_allowed(sv, m) && !board_may_repeat_after(sv->pos, m))
+            usable[k++] = all[i];
+    }
+    if (k == 0)
+        return false;
+    char ms[8];
+    for (int i = 0; i < k; i++)
+        emit(sv, "info depth 0 score %s%d pv %s", d == DIALECT_UCI ? "cp " : "", usable[i].weight,
+             move_str(usable[i].move, ms));
+    Move best = usable[book_pick(usable, k, next_random(&sv->rng))].move;
+    Board *after = sv->scratch;
+    *after = *sv->pos;
+    board_make(after, best);
+    BookMove replies[MAX_MOVES];
+    int nr = book_probe(sv->book, after, replies, MAX_MOVES);
+    char ps[8];
+    if (nr > 0)
+        emit(sv, "bestmove %s ponder %s", move_str(best, ms), move_str(replies[0].move, ps));
+    else
+        emit(sv, "bestmove %s", move_str(best, ms));
+    return true;
+}
+
 static void do_go(Server *sv, const UcciCommand *c)
 {
     pthread_mutex_lock(&sv->lock);
@@ -835,6 +901,8 @@ static void do_go(Server *sv, const UcciCommand *c)
         emit(sv, "%s", d == DIALECT_UCI ? "bestmove (none)" : "nobestmove");
         return;
     }
+    if (play_from_book(sv, d, l))
+        return;
     if (sv->settings.value[OPT_DEBUG])
         emit(sv, "info string go depth %d nodes %llu movetime %lld clock %d time %lld inc %lld movestogo %d%s%s",
              l->depth, (unsigned long long)l->nodes, (long long)l->movetime_ms, l->use_clock,
@@ -979,6 +1047,7 @@ static bool dispatch(Server *sv, const UcciCommand *c)
 
 static void server_free(Server *sv)
 {
+    book_free(sv->book);
     if (sv->searcher)
         searcher_free(sv->searcher);
     free(sv->pos);
@@ -1021,6 +1090,8 @@ int protocol_serve(FILE *in, FILE *out)
     searcher_set_options(sv->searcher, &so);
     board_startpos(sv->pos);
     board_set_psq(sv->pos, eval_psq_table());
+    /* Book draws differ from run to run, as a human opponent expects. */
+    sv->rng = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)sv;
 
     for (;;) {
         size_t len;

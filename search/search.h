@@ -172,6 +172,54 @@ typedef struct TTProbe {
 } TTProbe;
 bool searcher_probe(Searcher *s, const Board *b, TTProbe *out);
 
+/* ------------------------------------------------------ opening book */
+
+/* ElephantEye's BOOK.DAT (described in ../shared/BOOK.md; search/book.c). */
+enum { BOOK_PIECE_TYPES = 14, BOOK_SQUARES = 256 };
+/* Books larger than this are refused (the largest known is under 1 MB). */
+enum { BOOK_MAX_BYTES = 64 << 20 };
+
+/* The lock words: one per piece type and 16x16 square, and the side to move. */
+typedef struct BookLocks {
+    uint32_t piece[BOOK_PIECE_TYPES][BOOK_SQUARES];
+    uint32_t side;
+} BookLocks;
+
+typedef struct BookRecord {
+    uint32_t lock;
+    uint16_t move;   /* from | to << 8, squares on the 16x16 board */
+    uint16_t weight;
+} BookRecord;
+
+typedef struct Book {
+    BookRecord *records; /* sorted by lock */
+    size_t count;
+    BookLocks locks;
+} Book;
+
+typedef struct BookMove {
+    Move move;
+    int weight;
+} BookMove;
+
+void book_locks_init(BookLocks *bl);
+/* The book's lock of b, of its left-right mirror when mirror is set. */
+uint32_t book_lock(const BookLocks *bl, const Board *b, bool mirror);
+/* A board square on the format's 16x16 board (mirrored when asked). */
+int book_square(int sq, bool mirror);
+/* Reads a book file; NULL with a message for a missing, unreadable,
+ * truncated or unsorted file. */
+Book *book_open(const char *path, char *err, size_t errlen);
+/* The same from bytes in memory. */
+Book *book_load(const uint8_t *data, size_t size, char *err, size_t errlen);
+void book_free(Book *bk);
+/* The legal book moves of b, heaviest first (looked up as stored, else
+ * through the mirror); their count, at most max. */
+int book_probe(const Book *bk, const Board *b, BookMove *out, int max);
+/* Index of a move drawn in proportion to the weights, given a uniform random
+ * number; -1 when there is none. */
+int book_pick(const BookMove *moves, int n, uint64_t random);
+
 /* Counters of the last search (summed over threads). Call it while idle. */
 SearchStats searcher_stats(const Searcher *s);
 

@@ -886,6 +886,94 @@ static void group_determinism(void)
     }
 }
 
+/* The opening book: tests/data/book_small.dat holds the start position
+ * (h2e2 10, b2e2 10, c3c4 3) and, only as its mirror, the position after
+ * h2e2 (h9g7 7, b9c7 2). */
+static void group_book(void)
+{
+    Engine e;
+    char line[DRV_LINE];
+    if (!start(&e, "ucci"))
+        exit(1);
+    CHECK(seen_prefix(&e, "option usebook type check default true"));
+    CHECK(seen_prefix(&e, "option bookfiles type string"));
+    drv_send(&e, "setoption usemillisec true");
+    drv_send(&e, "setoption bookfiles %s/book_small.dat", CHARIOT_DATA_DIR);
+    drv_send(&e, "position startpos");
+    drv_mark(&e);
+    drv_send(&e, "go time 3000 increment 0");
+    CHECK(drv_expect(&e, "bestmove", line, sizeof line, DRV_TIMEOUT));
+    CHECK(strcmp(line, "bestmove h2e2 ponder h9g7") == 0 || strcmp(line, "bestmove b2e2 ponder b9c7") == 0 ||
+          strcmp(line, "bestmove c3c4") == 0);
+    CHECK_EQ_INT(drv_count(&e, "info"), 3);
+    CHECK(seen_prefix(&e, "info depth 0 score 10 pv h2e2"));
+    CHECK(seen_prefix(&e, "info depth 0 score 3 pv c3c4"));
+
+    /* Found through the mirror; the heaviest reply is listed first. */
+    drv_send(&e, "position startpos moves h2e2");
+    drv_mark(&e);
+    drv_send(&e, "go time 3000 increment 0");
+    CHECK(drv_expect(&e, "bestmove", line, sizeof line, DRV_TIMEOUT));
+    CHECK(strcmp(line, "bestmove h9g7") == 0 || strcmp(line, "bestmove b9c7") == 0);
+    CHECK(seen_prefix(&e, "info depth 0 score 7 pv h9g7"));
+
+    /* banmoves removes book moves; with none left the search answers. */
+    drv_send(&e, "position startpos moves h2e2");
+    drv_send(&e, "banmoves h9g7 b9c7");
+    drv_mark(&e);
+    drv_send(&e, "go time 3000 increment 0");
+    CHECK(drv_expect(&e, "bestmove", line, sizeof line, DRV_TIMEOUT));
+    CHECK(strncmp(line, "bestmove h9g7", 13) != 0 && strncmp(line, "bestmove b9c7", 13) != 0);
+    CHECK_EQ_INT(drv_count(&e, "info depth 0"), 0);
+
+    /* Analysis never answers from the book; usebook false turns it off. */
+    drv_send(&e, "position startpos");
+    drv_mark(&e);
+    drv_send(&e, "go depth 3");
+    CHECK(drv_expect(&e, "bestmove", NULL, 0, DRV_TIMEOUT));
+    CHECK_EQ_INT(drv_count(&e, "info depth 0"), 0);
+    drv_send(&e, "setoption usebook false");
+    drv_mark(&e);
+    drv_send(&e, "go time 3000 increment 0");
+    CHECK(drv_expect(&e, "bestmove", NULL, 0, DRV_TIMEOUT));
+    CHECK_EQ_INT(drv_count(&e, "info depth 0"), 0);
+    drv_send(&e, "setoption usebook true");
+
+    /* A missing or corrupt book: one error, the old book stays, no crash. */
+    drv_mark(&e);
+    drv_send(&e, "setoption bookfiles /nonexistent/BOOK.DAT");
+    drv_send(&e, "setoption bookfiles %s/perft.epd", CHARIOT_DATA_DIR);
+    CHECK(drv_sync(&e));
+    int book_errors = 0;
+    for (int i = 0; i < e.kept; i++)
+        book_errors += strncmp(e.lines[i], "info string error: option bookfiles", 35) == 0;
+    CHECK_EQ_INT(book_errors, 2);
+    drv_mark(&e);
+    drv_send(&e, "go time 3000 increment 0");
+    CHECK(drv_expect(&e, "bestmove", NULL, 0, DRV_TIMEOUT));
+    CHECK_EQ_INT(drv_count(&e, "info depth 0"), 3);
+    /* <empty> drops the book: the search answers. */
+    drv_send(&e, "setoption bookfiles <empty>");
+    drv_mark(&e);
+    drv_send(&e, "go time 3000 increment 0");
+    CHECK(drv_expect(&e, "bestmove", NULL, 0, DRV_TIMEOUT));
+    CHECK_EQ_INT(drv_count(&e, "info depth 0"), 0);
+    finish(&e, true);
+
+    /* The UCI dialect's names: OwnBook and BookFile. */
+    if (!start(&e, "uci"))
+        exit(1);
+    CHECK(seen_prefix(&e, "option name OwnBook type check default true"));
+    CHECK(seen_prefix(&e, "option name BookFile type string"));
+    drv_send(&e, "setoption name BookFile value %s/book_small.dat", CHARIOT_DATA_DIR);
+    drv_send(&e, "position startpos");
+    drv_mark(&e);
+    drv_send(&e, "go wtime 3000 btime 3000");
+    CHECK(drv_expect(&e, "bestmove", NULL, 0, DRV_TIMEOUT));
+    CHECK(seen_prefix(&e, "info depth 0 score cp 10 pv h2e2"));
+    finish(&e, false);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -900,7 +988,7 @@ int main(int argc, char **argv)
     } groups[] = {
         {"handshake", group_handshake}, {"commands", group_commands}, {"badinput", group_badinput},
         {"eof", group_eof},             {"stop", group_stop},         {"batch", group_batch},
-        {"uci", group_uci},             {"determinism", group_determinism},
+        {"uci", group_uci},             {"determinism", group_determinism}, {"book", group_book},
     };
     for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {
         if (strcmp(argv[2], groups[i].name) == 0) {

@@ -11,3 +11,9 @@ add_test(NAME search_bench_repro
                  "-DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}"
                  -P ${CMAKE_CURRENT_SOURCE_DIR}/search_bench_repro.cmake)
 set_tests_properties(search_bench_repro PROPERTIES LABELS "repro" TIMEOUT 300)
+
+# The opening-book reader (BOOK.DAT test vectors, mirror lookup, corrupt files).
+add_executable(test_book ${CMAKE_CURRENT_SOURCE_DIR}/test_book.c)
+target_link_libraries(test_book PRIVATE xq_search xq_eval xq_board xq_testlib)
+add_test(NAME book_unit COMMAND test_book)
+set_tests_properties(book_unit PROPERTIES LABELS unit)
