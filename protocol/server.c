@@ -40,6 +40,9 @@ typedef enum OptId {
     OPT_USEBOOK,
     OPT_RESIGN,
     OPT_MOVEOVERHEAD,
+    OPT_SKILL,
+    OPT_LIMITSTRENGTH,
+    OPT_ELO,
     OPT_NB
 } OptId;
 
@@ -53,6 +56,7 @@ typedef struct OptionDesc {
     OptType type;
     int min, max;              /* spin range */
     const char *const *vars;   /* combo values, the engine's preferred one first */
+    bool uci_only;             /* a UCI convention, not listed to UCCI GUIs */
 } OptionDesc;
 
 /* Some adapters (uci2wb) set every combo to its first value, so each list
@@ -62,23 +66,26 @@ static const char *const VARS_LEVEL_ASC[] = {"none", "small", "medium", "large",
 static const char *const VARS_STYLE[] = {"normal", "solid", "risky", NULL};
 
 static const OptionDesc OPTIONS[OPT_NB] = {
-    {OPT_USEMILLISEC, "usemillisec", NULL, NULL, OPT_CHECK, 0, 0, NULL},
-    {OPT_BATCH, "batch", NULL, NULL, OPT_CHECK, 0, 0, NULL},
-    {OPT_DEBUG, "debug", NULL, NULL, OPT_CHECK, 0, 0, NULL},
-    {OPT_PONDER, "ponder", "Ponder", NULL, OPT_CHECK, 0, 0, NULL},
-    {OPT_HASH, "hashsize", "Hash", "hash", OPT_SPIN, 0, PROTO_MAX_HASH_MB, NULL},
-    {OPT_THREADS, "threads", "Threads", NULL, OPT_SPIN, 0, PROTO_MAX_THREADS, NULL},
-    {OPT_IDLE, "idle", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_ASC},
-    {OPT_PRUNING, "pruning", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_DESC},
-    {OPT_KNOWLEDGE, "knowledge", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_DESC},
-    {OPT_RANDOMNESS, "randomness", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_ASC},
-    {OPT_STYLE, "style", NULL, NULL, OPT_COMBO, 0, 0, VARS_STYLE},
-    {OPT_MULTIPV, "multipv", "MultiPV", NULL, OPT_SPIN, 1, MAX_MULTIPV, NULL},
-    {OPT_NEWGAME, "newgame", "Clear Hash", "clearhash", OPT_BUTTON, 0, 0, NULL},
-    {OPT_BOOKFILES, "bookfiles", "BookFile", "bookfile", OPT_STRING, 0, 0, NULL},
-    {OPT_USEBOOK, "usebook", "OwnBook", "ownbook", OPT_CHECK, 0, 0, NULL},
-    {OPT_RESIGN, "resign", NULL, NULL, OPT_SPIN, 0, PROTO_RESIGN_MAX, NULL},
-    {OPT_MOVEOVERHEAD, "moveoverhead", "Move Overhead", NULL, OPT_SPIN, 0, 5000, NULL},
+    {OPT_USEMILLISEC, "usemillisec", NULL, NULL, OPT_CHECK, 0, 0, NULL, false},
+    {OPT_BATCH, "batch", NULL, NULL, OPT_CHECK, 0, 0, NULL, false},
+    {OPT_DEBUG, "debug", NULL, NULL, OPT_CHECK, 0, 0, NULL, false},
+    {OPT_PONDER, "ponder", "Ponder", NULL, OPT_CHECK, 0, 0, NULL, false},
+    {OPT_HASH, "hashsize", "Hash", "hash", OPT_SPIN, 0, PROTO_MAX_HASH_MB, NULL, false},
+    {OPT_THREADS, "threads", "Threads", NULL, OPT_SPIN, 0, PROTO_MAX_THREADS, NULL, false},
+    {OPT_IDLE, "idle", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_ASC, false},
+    {OPT_PRUNING, "pruning", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_DESC, false},
+    {OPT_KNOWLEDGE, "knowledge", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_DESC, false},
+    {OPT_RANDOMNESS, "randomness", NULL, NULL, OPT_COMBO, 0, 0, VARS_LEVEL_ASC, false},
+    {OPT_STYLE, "style", NULL, NULL, OPT_COMBO, 0, 0, VARS_STYLE, false},
+    {OPT_MULTIPV, "multipv", "MultiPV", NULL, OPT_SPIN, 1, MAX_MULTIPV, NULL, false},
+    {OPT_NEWGAME, "newgame", "Clear Hash", "clearhash", OPT_BUTTON, 0, 0, NULL, false},
+    {OPT_BOOKFILES, "bookfiles", "BookFile", "bookfile", OPT_STRING, 0, 0, NULL, false},
+    {OPT_USEBOOK, "usebook", "OwnBook", "ownbook", OPT_CHECK, 0, 0, NULL, false},
+    {OPT_RESIGN, "resign", NULL, NULL, OPT_SPIN, 0, PROTO_RESIGN_MAX, NULL, false},
+    {OPT_MOVEOVERHEAD, "moveoverhead", "Move Overhead", NULL, OPT_SPIN, 0, 5000, NULL, false},
+    {OPT_SKILL, "skill", "Skill Level", "skilllevel", OPT_SPIN, 0, SKILL_MAX, NULL, false},
+    {OPT_LIMITSTRENGTH, "ucilimitstrength", "UCI_LimitStrength", NULL, OPT_CHECK, 0, 0, NULL, true},
+    {OPT_ELO, "ucielo", "UCI_Elo", NULL, OPT_SPIN, SKILL_ELO_MIN, SKILL_ELO_MAX, NULL, true},
 };
 
 /* Every option value; spins as ints, checks as 0/1, combos as an index into
@@ -106,6 +113,7 @@ typedef struct Server {
     SearchLimits limits;
     Book *book;              /* the opening book of bookfiles, NULL when none */
     uint64_t rng;            /* the book's random draws (splitmix64 state) */
+    uint64_t noise_seed;     /* seed of the root noise (randomness, skill) */
 
     /* Everything below is shared with the search thread: guarded by lock. */
     pthread_mutex_t lock;
@@ -377,6 +385,15 @@ static int online_cores(void)
     return n > PROTO_MAX_THREADS ? PROTO_MAX_THREADS : n;
 }
 
+/* splitmix64: a small, good generator for book draws and noise seeds. */
+static uint64_t next_random(uint64_t *state)
+{
+    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
+    return z ^ (z >> 31);
+}
+
 static SearchOptions search_options_from(const Server *sv, const Settings *st)
 {
     SearchOptions o = sv->search_defaults;
@@ -389,6 +406,11 @@ static SearchOptions search_options_from(const Server *sv, const Settings *st)
     o.null_move = o.pruning != 0;
     o.knowledge = 3 - st->value[OPT_KNOWLEDGE];
     o.randomness = st->value[OPT_RANDOMNESS];
+    /* UCI_LimitStrength with UCI_Elo overrides the skill level. */
+    o.skill = st->value[OPT_LIMITSTRENGTH] ? search_skill_for_elo(st->value[OPT_ELO]) : st->value[OPT_SKILL];
+    /* Noise varies from game to game only when asked for (randomness or a
+     * lower skill); otherwise searches stay reproducible. */
+    o.random_seed = sv->noise_seed;
     return o;
 }
 
@@ -405,6 +427,8 @@ static void settings_init(Server *sv, Settings *st)
     st->value[OPT_RANDOMNESS] = d->randomness >= 0 && d->randomness <= 3 ? d->randomness : 0;
     st->value[OPT_RESIGN] = PROTO_RESIGN_DEFAULT;
     st->value[OPT_USEBOOK] = 1; /* as ElephantEye: a book given is a book used */
+    st->value[OPT_SKILL] = SKILL_MAX;
+    st->value[OPT_ELO] = SKILL_ELO_MAX;
 }
 
 static int default_int(const Server *sv, OptId id)
@@ -419,7 +443,7 @@ static void emit_option_list(Server *sv)
     bool uci = dialect_of(sv) == DIALECT_UCI;
     for (int i = 0; i < OPT_NB; i++) {
         const OptionDesc *o = &OPTIONS[i];
-        if (uci && !o->uci)
+        if ((uci && !o->uci) || (!uci && o->uci_only))
             continue;
         OutLine l = {.n = 0};
         outline_add(&l, "option %s%s type ", uci ? "name " : "", uci ? o->uci : o->ucci);
@@ -540,7 +564,8 @@ static void new_game(Server *sv)
 static bool option_needs_search(OptId id)
 {
     return id == OPT_HASH || id == OPT_THREADS || id == OPT_MULTIPV || id == OPT_MOVEOVERHEAD ||
-           id == OPT_PRUNING || id == OPT_KNOWLEDGE || id == OPT_RANDOMNESS || id == OPT_NEWGAME;
+           id == OPT_PRUNING || id == OPT_KNOWLEDGE || id == OPT_RANDOMNESS || id == OPT_NEWGAME || id == OPT_SKILL ||
+           id == OPT_LIMITSTRENGTH || id == OPT_ELO;
 }
 
 static void do_setoption(Server *sv, const UcciCommand *c)
@@ -823,13 +848,6 @@ static void emit_static_info(Server *sv, Dialect d, int score)
         emit(sv, "info depth 0 seldepth 0 score %d time 0 nodes 0 nps 0", score);
 }
 
-static uint64_t next_random(uint64_t *state)
-{
-    uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94D049BB133111EB);
-    return z ^ (z >> 31);
-}
 
 /* The book answers a game move (a clock or movetime search; never analysis,
  * pondering, mate or fixed-depth searches) when it knows the position: one
@@ -1084,14 +1102,16 @@ int protocol_serve(FILE *in, FILE *out)
         return 1;
     }
     search_options_init(&sv->search_defaults);
+    /* Book draws and root noise differ from run to run, as a human
+     * opponent expects. */
+    sv->rng = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)sv;
+    sv->noise_seed = next_random(&sv->rng);
     settings_init(sv, &sv->defaults);
     sv->settings = sv->defaults;
     SearchOptions so = search_options_from(sv, &sv->settings);
     searcher_set_options(sv->searcher, &so);
     board_startpos(sv->pos);
     board_set_psq(sv->pos, eval_psq_table());
-    /* Book draws differ from run to run, as a human opponent expects. */
-    sv->rng = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)sv;
 
     for (;;) {
         size_t len;

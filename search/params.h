@@ -82,6 +82,12 @@ enum { USE_COUNTER_MOVE = 1 };
 enum { ASP_MIN_DEPTH = 4, ASP_DELTA = 25 };
 /* Score of a draw by repetition, the natural limit or bare material. */
 enum { DRAW_SCORE = 0 };
+/* Skill levels below SKILL_MAX: a node budget of SKILL_BASE_NODES at level 0,
+ * multiplied by SKILL_NODES_GROWTH_PCT/100 per level (about 300k nodes at
+ * level 19), and root noise of up to SKILL_NOISE_CP at level 0, falling
+ * linearly to nothing at SKILL_MAX. */
+enum { SKILL_BASE_NODES = 256, SKILL_NODES_GROWTH_PCT = 145, SKILL_NOISE_CP = 240 };
+
 /* Root noise amplitude per SearchOptions.randomness level (centipawns). */
 #define RANDOMNESS_AMPLITUDE {0, 8, 20, 50}
 

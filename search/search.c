@@ -596,9 +596,13 @@ static int root_noise(const Searcher *s, Move m)
 {
     static const int amp_table[4] = RANDOMNESS_AMPLITUDE;
     int level = s->opt.randomness;
-    if (level <= 0)
+    int amp = level > 0 ? amp_table[level > 3 ? 3 : level] : 0;
+    /* A weaker skill level adds its own noise: its mistakes are choices of
+     * a worse move, not random blunders in the tree. */
+    if (s->opt.skill < SKILL_MAX)
+        amp += SKILL_NOISE_CP * (SKILL_MAX - s->opt.skill) / SKILL_MAX;
+    if (amp <= 0)
         return 0;
-    int amp = amp_table[level > 3 ? 3 : level];
     uint64_t x = s->opt.random_seed ^ s->root.key ^ ((uint64_t)m * 0x9E3779B97F4A7C15ull);
     x ^= x >> 33;
     x *= 0xFF51AFD7ED558CCDull;
@@ -946,6 +950,15 @@ static void thread_reset(SearchThread *t, const Searcher *s, const RootMove *roo
 void search_prepare(Searcher *s, const Board *b, const SearchLimits *l, const SearchCallbacks *cb)
 {
     s->limits = *l;
+    /* A skill level below full strength caps the nodes of game searches
+     * (analysis and mate searches keep their full strength). */
+    if (s->opt.skill < SKILL_MAX && !l->infinite && l->mate == 0) {
+        uint64_t cap = SKILL_BASE_NODES;
+        for (int i = 0; i < s->opt.skill; i++)
+            cap = cap * SKILL_NODES_GROWTH_PCT / 100;
+        if (s->limits.nodes == 0 || s->limits.nodes > cap)
+            s->limits.nodes = cap;
+    }
     if (s->limits.searchmoves_count < 0)
         s->limits.searchmoves_count = 0;
     if (s->limits.banmoves_count < 0)

@@ -77,7 +77,18 @@ typedef struct SearchOptions {
     int knowledge;           /* 0 none .. 3 large (default): eval detail */
     int randomness;          /* 0 none (default) .. 3 large: root noise in centipawns */
     uint64_t random_seed;    /* seed for randomness, so games stay reproducible */
+    int skill;               /* 0 (weakest) .. SKILL_MAX (full strength, default) */
 } SearchOptions;
+
+/* Strength levels for human opponents: below SKILL_MAX a search gets a node
+ * budget that shrinks with the level and noise on the root moves that grows
+ * as the level drops (search/params.h, SKILL_*). */
+enum { SKILL_MAX = 20 };
+/* The skill level that plays closest to an Elo rating (UCI_Elo), and the
+ * rating range it maps. Uncalibrated against rated players: the mapping is
+ * linear between the two ends (docs/PROTOCOL.md). */
+enum { SKILL_ELO_MIN = 800, SKILL_ELO_MAX = 2800 };
+int search_skill_for_elo(int elo);
 
 enum { MAX_MULTIPV = 16 };
 

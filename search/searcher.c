@@ -21,6 +21,16 @@ void search_options_init(SearchOptions *o)
     o->knowledge = 3;
     o->randomness = 0;
     o->random_seed = 0;
+    o->skill = SKILL_MAX;
+}
+
+int search_skill_for_elo(int elo)
+{
+    if (elo <= SKILL_ELO_MIN)
+        return 0;
+    if (elo >= SKILL_ELO_MAX)
+        return SKILL_MAX;
+    return (elo - SKILL_ELO_MIN) * SKILL_MAX / (SKILL_ELO_MAX - SKILL_ELO_MIN);
 }
 
 /* log2(x) in 1/256 units, integers only, so that every compiler and build
@@ -130,7 +140,8 @@ bool searcher_set_options(Searcher *s, const SearchOptions *o)
 {
     if (o->hash_mb < 1 || o->hash_mb > 65536 || o->threads < 1 || o->threads > 256 || o->multipv < 1 ||
         o->multipv > MAX_MULTIPV || o->move_overhead_ms < 0 || o->move_overhead_ms > 5000 || o->pruning < 0 ||
-        o->pruning > 3 || o->knowledge < 0 || o->knowledge > 3 || o->randomness < 0 || o->randomness > 3)
+        o->pruning > 3 || o->knowledge < 0 || o->knowledge > 3 || o->randomness < 0 || o->randomness > 3 ||
+        o->skill < 0 || o->skill > SKILL_MAX)
         return false;
     if (atomic_load(&s->running))
         return false;

@@ -974,6 +974,55 @@ static void group_book(void)
     finish(&e, false);
 }
 
+/* Strength levels: skill (UCCI), Skill Level / UCI_LimitStrength / UCI_Elo
+ * (UCI). A weak level searches a small node budget. */
+static void group_skill(void)
+{
+    Engine e;
+    char line[DRV_LINE];
+    if (!start(&e, "ucci"))
+        exit(1);
+    CHECK(seen_prefix(&e, "option skill type spin min 0 max 20 default 20"));
+    CHECK(!seen_prefix(&e, "option ucielo"));
+    drv_mark(&e);
+    drv_send(&e, "setoption skill 21");
+    CHECK(drv_sync(&e));
+    CHECK_EQ_INT(drv_count(&e, "info"), 1); /* the out-of-range error */
+    drv_send(&e, "setoption usemillisec true");
+    drv_send(&e, "setoption skill 0");
+    drv_send(&e, "position startpos");
+    drv_mark(&e);
+    drv_send(&e, "go time 60000 increment 0");
+    CHECK(drv_expect(&e, "bestmove", line, sizeof line, DRV_TIMEOUT));
+    /* Level 0's budget is a few hundred nodes; the search checks it every
+     * 1024 nodes at most, so no iteration reports more than a few thousand. */
+    long long most = 0;
+    for (int i = 0; i < e.kept; i++) {
+        const char *p = strstr(e.lines[i], " nodes ");
+        if (p && strncmp(e.lines[i], "info depth", 10) == 0 && atoll(p + 7) > most)
+            most = atoll(p + 7);
+    }
+    CHECK(most > 0 && most <= 4096);
+    finish(&e, true);
+
+    if (!start(&e, "uci"))
+        exit(1);
+    CHECK(seen_prefix(&e, "option name Skill Level type spin default 20 min 0 max 20"));
+    CHECK(seen_prefix(&e, "option name UCI_LimitStrength type check default false"));
+    CHECK(seen_prefix(&e, "option name UCI_Elo type spin default 2800 min 800 max 2800"));
+    drv_mark(&e);
+    drv_send(&e, "setoption name UCI_Elo value 100");
+    drv_send(&e, "setoption name UCI_LimitStrength value true");
+    drv_send(&e, "setoption name UCI_Elo value 1000");
+    drv_send(&e, "setoption name Skill Level value 3");
+    CHECK(drv_sync(&e));
+    CHECK_EQ_INT(drv_count(&e, "info"), 1); /* only UCI_Elo 100 is refused */
+    drv_send(&e, "position startpos");
+    drv_send(&e, "go wtime 60000 btime 60000");
+    CHECK(drv_expect(&e, "bestmove", NULL, 0, DRV_TIMEOUT));
+    finish(&e, false);
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 3) {
@@ -989,6 +1038,7 @@ int main(int argc, char **argv)
         {"handshake", group_handshake}, {"commands", group_commands}, {"badinput", group_badinput},
         {"eof", group_eof},             {"stop", group_stop},         {"batch", group_batch},
         {"uci", group_uci},             {"determinism", group_determinism}, {"book", group_book},
+        {"skill", group_skill},
     };
     for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {
         if (strcmp(argv[2], groups[i].name) == 0) {
