@@ -37,6 +37,8 @@ typedef struct MatchConfig {
     MatchPlayer players[MATCH_MAX_PLAYERS];
     int player_count;
     char openings_file[512];
+    char openings_bookdat[512]; /* -openings book=: lines walked from a BOOK.DAT */
+    int book_plies;             /* how deep those lines go */
     bool random_order;
     uint64_t seed;
     int openings_start;
@@ -68,6 +70,7 @@ static void match_usage(FILE *f)
           "  [option.X=Y ...] [tc=10+0.1 | tc=40/60 | st=0.5] [depth=N] [nodes=N]\n"
           "options:\n"
           "  -openings file=F [order=sequential|random] [seed=S] [start=N]   (default: built-in 60 FENs)\n"
+          "  -openings book=BOOK.DAT [plies=N]   every book line N plies deep (default 6)\n"
           "  -games N (per encounter, default 2)  -rounds N (default 1)  -repeat | -norepeat\n"
           "  -concurrency N  -timemargin MS (default 50)  -handshake MS (default 10000)\n"
           "  -resign movecount=K score=X [twosided=true]  -draw movenumber=M movecount=K score=X\n"
@@ -250,6 +253,7 @@ static bool match_parse_args(int argc, char **argv, MatchConfig *cfg)
     cfg->handshake_ms = 10000;
     cfg->banmoves = true;
     cfg->pgnformat = MATCH_PGN_ICCS;
+    cfg->book_plies = MATCH_BOOK_PLIES_DEFAULT;
     cfg->shard_count = 1;
     snprintf(cfg->event, sizeof cfg->event, "chariot match");
     os_hostname(cfg->site, sizeof cfg->site);
@@ -272,12 +276,25 @@ static bool match_parse_args(int argc, char **argv, MatchConfig *cfg)
         } else if (strcmp(a, "-openings") == 0) {
             MatchTokens t;
             i = match_collect(argc, argv, i + 1, &t) - 1;
-            static const char *const keys[] = {"file", "order", "seed", "start", "format", "plies", NULL};
+            static const char *const keys[] = {"file", "book", "order", "seed", "start", "format", "plies", NULL};
             if (!match_tokens_known(&t, keys, "-openings"))
                 return false;
             const char *v;
             if ((v = match_token_value(&t, "file")))
                 snprintf(cfg->openings_file, sizeof cfg->openings_file, "%s", v);
+            if ((v = match_token_value(&t, "book")))
+                snprintf(cfg->openings_bookdat, sizeof cfg->openings_bookdat, "%s", v);
+            if (cfg->openings_file[0] && cfg->openings_bookdat[0]) {
+                fprintf(stderr, "chariot match: -openings takes file= or book=, not both\n");
+                return false;
+            }
+            if ((v = match_token_value(&t, "plies"))) {
+                if (!cli_parse_ll(v, 1, MATCH_OPENING_MOVES_MAX, &n)) {
+                    fprintf(stderr, "chariot match: plies must be 1..%d\n", MATCH_OPENING_MOVES_MAX);
+                    return false;
+                }
+                cfg->book_plies = (int)n;
+            }
             if ((v = match_token_value(&t, "order"))) {
                 if (strcmp(v, "random") == 0)
                     cfg->random_order = true;
@@ -575,9 +592,10 @@ static void match_config_double(FILE *f, const char *key, double v, bool comma)
 static bool match_openings_hash(const MatchConfig *cfg, uint64_t *out)
 {
     uint64_t h = MATCH_FNV_BASIS;
-    if (cfg->openings_file[0]) {
+    if (cfg->openings_file[0] || cfg->openings_bookdat[0]) {
+        const char *path = cfg->openings_file[0] ? cfg->openings_file : cfg->openings_bookdat;
         size_t len;
-        char *text = match_file_read(cfg->openings_file, &len);
+        char *text = match_file_read(path, &len);
         if (!text)
             return false;
         h = match_fnv1a(h, text, len);
@@ -636,6 +654,12 @@ static bool match_fingerprint(MatchRunner *r)
     fprintf(f, ", \"hash\": \"%016llx\", \"count\": %d, \"order\": \"%s\", \"seed\": %llu, \"start\": %d}",
             (unsigned long long)book_hash, r->book.count, cfg->random_order ? "random" : "sequential",
             (unsigned long long)cfg->seed, cfg->openings_start + 1);
+    /* Only book openings add fields, so file-based fingerprints stay as they were. */
+    if (cfg->openings_bookdat[0]) {
+        fputs(", \"book\": ", f);
+        match_json_string(f, cfg->openings_bookdat);
+        fprintf(f, ", \"plies\": %d", cfg->book_plies);
+    }
     fprintf(f, ", \"repeat\": %s, \"games\": %d, \"rounds\": %d, \"total_games\": %d, \"timemargin_ms\": %lld",
             cfg->repeat ? "true" : "false", cfg->games, cfg->rounds, r->total_games, (long long)cfg->timemargin_ms);
     const MatchAdjudication *a = &cfg->adj;
@@ -937,7 +961,12 @@ int cmd_match(int argc, char **argv)
     r->cfg = cfg;
 
     char err[320];
-    if (cfg->openings_file[0]) {
+    if (cfg->openings_bookdat[0]) {
+        if (!match_book_from_bookdat(&r->book, cfg->openings_bookdat, cfg->book_plies, err, sizeof err)) {
+            fprintf(stderr, "chariot match: %s\n", err);
+            goto out;
+        }
+    } else if (cfg->openings_file[0]) {
         if (!match_book_load(&r->book, cfg->openings_file, err, sizeof err)) {
             fprintf(stderr, "chariot match: %s\n", err);
             goto out;
@@ -980,7 +1009,11 @@ int cmd_match(int argc, char **argv)
     match_interrupted = 0;
 
     printf("Match: %d engines, %d games, %d openings (%s), concurrency %d\n", cfg->player_count, r->total_games,
-           r->book.count, cfg->openings_file[0] ? cfg->openings_file : "built-in", cfg->concurrency);
+           r->book.count,
+           cfg->openings_file[0]     ? cfg->openings_file
+           : cfg->openings_bookdat[0] ? cfg->openings_bookdat
+                                      : "built-in",
+           cfg->concurrency);
     if (cfg->shard_count > 1)
         printf("Shard %d/%d: %d of the %d games, %d to play (configuration %s)\n", cfg->shard_index,
                cfg->shard_count, r->shard_games, r->total_games, r->job_count, r->config_hash);

@@ -78,6 +78,13 @@ bool match_opening_parse(const char *line, MatchOpening *op, char *err, size_t e
 /* Loads a file: one opening per line, blank lines and `#` comments skipped.
  * On failure names the line. */
 bool match_book_load(MatchBook *book, const char *path, char *err, size_t errlen);
+/* Openings walked from an ElephantEye BOOK.DAT: every line of book moves
+ * from the start position, `plies` deep or until the book ends, following
+ * only moves with at least MATCH_BOOK_MIN_SHARE percent of the heaviest
+ * move's weight at their node (rare sidelines are no test of strength). At
+ * most MATCH_BOOK_MAX_LINES lines, in a fixed order. */
+enum { MATCH_BOOK_PLIES_DEFAULT = 6, MATCH_BOOK_MIN_SHARE = 10, MATCH_BOOK_MAX_LINES = 100000 };
+bool match_book_from_bookdat(MatchBook *book, const char *path, int plies, char *err, size_t errlen);
 /* The built-in book: the 60 positions of tests/data/openings.fen. */
 bool match_book_default(MatchBook *book);
 extern const char *const MATCH_DEFAULT_OPENINGS[];

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "match.h"
+#include "search.h"
 
 /* An ICCS token: "h2e2" or "H2-E2". */
 static bool match_book_iccs_token(const char *t, size_t len, Move *m)
@@ -202,6 +203,60 @@ bool match_book_load(MatchBook *book, const char *path, char *err, size_t errlen
     fclose(f);
     if (book->count == 0) {
         snprintf(err, errlen, "%s: no openings", path);
+        return false;
+    }
+    return true;
+}
+
+/* Depth-first walk of the book from b; each leaf becomes an opening. */
+static bool match_book_walk(const Book *bk, Board *b, MatchOpening *line, int plies, MatchBook *book, int *cap)
+{
+    BookMove mv[MAX_MOVES];
+    int n = line->count < plies ? book_probe(bk, b, mv, MAX_MOVES) : 0;
+    if (n == 0)
+        return line->count == 0 || book->count >= MATCH_BOOK_MAX_LINES || match_book_add(book, cap, line);
+    for (int i = 0; i < n && book->count < MATCH_BOOK_MAX_LINES; i++) {
+        /* mv is sorted heaviest first. */
+        if (mv[i].weight * 100 < mv[0].weight * MATCH_BOOK_MIN_SHARE)
+            break;
+        line->moves[line->count++] = mv[i].move;
+        board_make(b, mv[i].move);
+        bool ok = match_book_walk(bk, b, line, plies, book, cap);
+        board_unmake(b);
+        line->count--;
+        if (!ok)
+            return false;
+    }
+    return true;
+}
+
+bool match_book_from_bookdat(MatchBook *book, const char *path, int plies, char *err, size_t errlen)
+{
+    book->items = NULL;
+    book->count = 0;
+    Book *bk = book_open(path, err, errlen);
+    if (!bk)
+        return false;
+    Board *b = malloc(sizeof *b);
+    MatchOpening *line = calloc(1, sizeof *line);
+    bool ok = b && line;
+    int cap = 0;
+    if (ok) {
+        board_startpos(b);
+        snprintf(line->fen, sizeof line->fen, "%s", BOARD_START_FEN);
+        line->startpos = true;
+        ok = match_book_walk(bk, b, line, plies, book, &cap);
+    }
+    free(b);
+    free(line);
+    book_free(bk);
+    if (!ok) {
+        snprintf(err, errlen, "out of memory");
+        match_book_free(book);
+        return false;
+    }
+    if (book->count == 0) {
+        snprintf(err, errlen, "%s: the start position is not in the book", path);
         return false;
     }
     return true;

@@ -35,10 +35,11 @@ add_test(NAME perft_suite_missing_file COMMAND ${RUN_EXPECT} 2 --stderr "cannot 
 add_test(NAME perft_suite_mismatch COMMAND ${RUN_EXPECT} 1 --stdout "FAIL" -- ${CHARIOT_EXE} perft-suite ${CMAKE_CURRENT_SOURCE_DIR}/data/perft_wrong.epd)
 add_test(NAME cli_book_show COMMAND ${RUN_EXPECT} 0 --stdout "h2e2  炮二平五" --stdout "5 records; 3 book moves" -- ${CHARIOT_EXE} book show ${CHARIOT_DATA_DIR}/book_small.dat startpos)
 add_test(NAME cli_book_bad_file COMMAND ${RUN_EXPECT} 1 --stderr "not a BOOK.DAT file" -- ${CHARIOT_EXE} book show ${CHARIOT_DATA_DIR}/perft.epd startpos)
+add_test(NAME cli_match_book_openings COMMAND ${RUN_EXPECT} 0 --stdout "4 games, 5 openings" --stdout "Finished game 4" -- ${CHARIOT_EXE} match -engine name=a cmd=${CHARIOT_EXE} -engine name=b cmd=${CHARIOT_EXE} -each nodes=500 -games 4 -openings book=${CHARIOT_DATA_DIR}/book_small.dat plies=2)
 add_test(NAME cli_version COMMAND ${RUN_EXPECT} 0 --stdout "Chariot ${PROJECT_VERSION}" -- ${CHARIOT_EXE} --version)
 add_test(NAME cli_unknown_command COMMAND ${RUN_EXPECT} 2 --stderr "unknown command" -- ${CHARIOT_EXE} frobnicate)
 set_tests_properties(perft_cli_divide perft_cli_bad_fen perft_cli_bad_depth perft_cli_deep_depth
-  perft_cli_missing_args perft_suite_missing_file perft_suite_mismatch cli_unknown_command cli_version cli_book_show cli_book_bad_file PROPERTIES LABELS unit)
+  perft_cli_missing_args perft_suite_missing_file perft_suite_mismatch cli_unknown_command cli_version cli_book_show cli_book_bad_file cli_match_book_openings PROPERTIES LABELS unit)
 
 # A 10 KB garbage FEN on the command line.
 string(REPEAT "Zq/9" 2560 CHARIOT_GARBAGE_FEN)
