@@ -36,10 +36,18 @@ add_test(NAME perft_suite_mismatch COMMAND ${RUN_EXPECT} 1 --stdout "FAIL" -- ${
 add_test(NAME cli_book_show COMMAND ${RUN_EXPECT} 0 --stdout "h2e2  炮二平五" --stdout "5 records; 3 book moves" -- ${CHARIOT_EXE} book show ${CHARIOT_DATA_DIR}/book_small.dat startpos)
 add_test(NAME cli_book_bad_file COMMAND ${RUN_EXPECT} 1 --stderr "not a BOOK.DAT file" -- ${CHARIOT_EXE} book show ${CHARIOT_DATA_DIR}/perft.epd startpos)
 add_test(NAME cli_match_book_openings COMMAND ${RUN_EXPECT} 0 --stdout "4 games, 5 openings" --stdout "Finished game 4" -- ${CHARIOT_EXE} match -engine name=a cmd=${CHARIOT_EXE} -engine name=b cmd=${CHARIOT_EXE} -each nodes=500 -games 4 -openings book=${CHARIOT_DATA_DIR}/book_small.dat plies=2)
+# A book built from three games (ICCS, WXF with a variation, Chinese from a
+# FEN tag), then read back; after h2e2 the Chinese game's b2e2 h9g7 shows
+# through the mirror as b9c7.
+add_test(NAME cli_book_build COMMAND ${RUN_EXPECT} 0 --stdout "3 games, 10 book moves played, 6 distinct" -- ${CHARIOT_EXE} book build ${CHARIOT_DATA_DIR}/book_games.pgn -o ${CMAKE_CURRENT_BINARY_DIR}/built_book.dat)
+add_test(NAME cli_book_built_start COMMAND ${RUN_EXPECT} 0 --stdout "h2e2  炮二平五 weight     8" --stdout "b2e2  炮八平五 weight     1" -- ${CHARIOT_EXE} book show ${CMAKE_CURRENT_BINARY_DIR}/built_book.dat startpos)
+add_test(NAME cli_book_built_mirror COMMAND ${RUN_EXPECT} 0 --stdout "b9c7  马２进３ weight     5" --stdout "h9g7  马８进７ weight     4" -- ${CHARIOT_EXE} book show ${CMAKE_CURRENT_BINARY_DIR}/built_book.dat "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b")
+set_tests_properties(cli_book_build PROPERTIES FIXTURES_SETUP built_book)
+set_tests_properties(cli_book_built_start cli_book_built_mirror PROPERTIES FIXTURES_REQUIRED built_book)
 add_test(NAME cli_version COMMAND ${RUN_EXPECT} 0 --stdout "Chariot ${PROJECT_VERSION}" -- ${CHARIOT_EXE} --version)
 add_test(NAME cli_unknown_command COMMAND ${RUN_EXPECT} 2 --stderr "unknown command" -- ${CHARIOT_EXE} frobnicate)
 set_tests_properties(perft_cli_divide perft_cli_bad_fen perft_cli_bad_depth perft_cli_deep_depth
-  perft_cli_missing_args perft_suite_missing_file perft_suite_mismatch cli_unknown_command cli_version cli_book_show cli_book_bad_file cli_match_book_openings PROPERTIES LABELS unit)
+  perft_cli_missing_args perft_suite_missing_file perft_suite_mismatch cli_unknown_command cli_version cli_book_show cli_book_bad_file cli_match_book_openings cli_book_build cli_book_built_start cli_book_built_mirror PROPERTIES LABELS unit)
 
 # A 10 KB garbage FEN on the command line.
 string(REPEAT "Zq/9" 2560 CHARIOT_GARBAGE_FEN)
