@@ -6,6 +6,7 @@
 #include "board.h"
 #include "commands.h"
 #include "eval.h"
+#include "os.h"
 #include "protocol.h"
 
 static void usage(FILE *f)
@@ -28,8 +29,10 @@ int main(int argc, char **argv)
 {
     board_init();
     eval_init();
-    if (argc < 2)
+    if (argc < 2) {
+        os_binary_stdin();
         return protocol_serve(stdin, stdout);
+    }
 
     const char *cmd = argv[1];
     static const struct {

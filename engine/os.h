@@ -27,6 +27,10 @@ void os_sync_file(FILE *f);
 bool os_truncate_file(const char *path, long long size);
 /* An anonymous read-write temporary file, deleted when closed; NULL on failure. */
 FILE *os_temp_file(void);
+/* Puts standard input in binary mode where the C library distinguishes:
+ * Windows' text mode ends input at a Ctrl-Z byte, which a GUI (or garbage)
+ * may send inside a line. CR LF line ends are stripped by the protocol. */
+void os_binary_stdin(void);
 /* Whether f is a terminal (colours and progress lines only there). */
 bool os_is_terminal(FILE *f);
 

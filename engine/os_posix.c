@@ -53,4 +53,6 @@ bool os_truncate_file(const char *path, long long size) { return truncate(path, 
 
 FILE *os_temp_file(void) { return tmpfile(); }
 
+void os_binary_stdin(void) {}
+
 bool os_is_terminal(FILE *f) { return isatty(fileno(f)) != 0; }

@@ -2,6 +2,7 @@
 #define WIN32_LEAN_AND_MEAN
 #include <windows.h>
 
+#include <fcntl.h>
 #include <io.h>
 #include <signal.h>
 
@@ -70,5 +71,7 @@ FILE *os_temp_file(void)
         return NULL;
     return fopen(path, "w+bD");
 }
+
+void os_binary_stdin(void) { (void)_setmode(_fileno(stdin), _O_BINARY); }
 
 bool os_is_terminal(FILE *f) { return _isatty(_fileno(f)) != 0; }

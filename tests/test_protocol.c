@@ -576,8 +576,7 @@ static void group_eof(void)
     if (!drv_start(&e, engine_path))
         exit(1);
     drv_send_raw(&e, "ucci\nisready", 12);
-    close(e.to_fd);
-    e.to_fd = -1;
+    proc_close_input(&e.proc);
     CHECK(drv_expect(&e, "readyok", NULL, 0, DRV_TIMEOUT));
     CHECK_EQ_INT(drv_wait_exit(&e, DRV_TIMEOUT), 0);
     /* quit while thinking */

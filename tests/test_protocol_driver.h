@@ -4,33 +4,27 @@
 #ifndef CHARIOT_TEST_PROTOCOL_DRIVER_H
 #define CHARIOT_TEST_PROTOCOL_DRIVER_H
 
-#define _POSIX_C_SOURCE 200809L
-
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
+
+/* Processes and pipes through the protocol library's platform layer, so the
+ * same tests run on POSIX systems and on Windows (under wine). */
+#include "proc.h"
 
 enum {
     DRV_BUF = 1 << 17,
     DRV_LINE = 8192,
     DRV_KEEP = 4096,       /* lines remembered since the last drv_mark() */
-    DRV_TIMEOUT = 10000    /* default wait for an answer, ms (sanitizer builds are slow) */
+    DRV_TIMEOUT = 10000,   /* default wait for an answer, ms (sanitizer builds are slow) */
+    DRV_CHUNK = 512        /* bytes written at a time, with the output drained between */
 };
 
 typedef struct Engine {
-    pid_t pid;
-    int to_fd;             /* engine's stdin */
-    int from_fd;           /* engine's stdout */
+    Proc proc;             /* the engine process and its pipes */
     bool eof;
     char buf[DRV_BUF];
     size_t len;
@@ -39,53 +33,25 @@ typedef struct Engine {
     bool verbose;
 } Engine;
 
-static inline int64_t drv_now_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
+static inline int64_t drv_now_ms(void) { return proc_now_ms(); }
 
-static inline double drv_now_us(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec / 1e3;
-}
+/* Microseconds, at the platform clock's millisecond resolution. */
+static inline double drv_now_us(void) { return (double)proc_now_ms() * 1e3; }
 
-static inline void drv_sleep_ms(int ms)
-{
-    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
-    while (nanosleep(&ts, &ts) != 0 && errno == EINTR)
-        ;
-}
+static inline void drv_sleep_ms(int ms) { proc_sleep_ms(ms); }
 
 static inline bool drv_start(Engine *e, const char *path)
 {
-    int in[2], out[2];
-    signal(SIGPIPE, SIG_IGN);
+    proc_ignore_sigpipe();
     memset(e, 0, sizeof *e);
     e->verbose = getenv("CHARIOT_TEST_VERBOSE") != NULL;
-    if (pipe(in) != 0 || pipe(out) != 0)
+    char *argv[] = {(char *)path, NULL};
+    char err[256];
+    /* The engine's stderr stays the test's (fd 2), as a terminal shows it. */
+    if (!proc_spawn(&e->proc, argv, NULL, 2, err, sizeof err)) {
+        fprintf(stderr, "  (%s)\n", err);
         return false;
-    pid_t pid = fork();
-    if (pid < 0)
-        return false;
-    if (pid == 0) {
-        dup2(in[0], 0);
-        dup2(out[1], 1);
-        close(in[0]);
-        close(in[1]);
-        close(out[0]);
-        close(out[1]);
-        execl(path, path, (char *)NULL);
-        _exit(127);
     }
-    close(in[0]);
-    close(out[1]);
-    e->pid = pid;
-    e->to_fd = in[1];
-    e->from_fd = out[0];
     return true;
 }
 
@@ -96,9 +62,10 @@ static inline void drv_mark(Engine *e)
     e->kept = 0;
 }
 
-/* Reads whatever output is waiting into buf (dropping the oldest bytes when
- * an absurd amount piles up), so neither side blocks on a full pipe. */
-static inline void drv_pump(Engine *e)
+/* Reads whatever output is waiting into buf, waiting up to wait_ms for some
+ * (dropping the oldest bytes when an absurd amount piles up), so neither
+ * side blocks on a full pipe. */
+static inline void drv_pump_wait(Engine *e, int wait_ms)
 {
     if (e->eof)
         return;
@@ -106,38 +73,29 @@ static inline void drv_pump(Engine *e)
         memmove(e->buf, e->buf + sizeof e->buf / 2, sizeof e->buf / 2);
         e->len = sizeof e->buf / 2;
     }
-    ssize_t k = read(e->from_fd, e->buf + e->len, sizeof e->buf - e->len);
-    if (k == 0 || (k < 0 && errno != EINTR && errno != EAGAIN))
+    char err[160];
+    int k = proc_read(&e->proc, e->buf + e->len, sizeof e->buf - e->len, wait_ms, err, sizeof err);
+    if (k == PROC_READ_EOF || k == PROC_READ_ERROR)
         e->eof = true;
     else if (k > 0)
         e->len += (size_t)k;
 }
 
+static inline void drv_pump(Engine *e) { drv_pump_wait(e, 0); }
+
 static inline bool drv_send_raw(Engine *e, const void *data, size_t n)
 {
     const char *p = data;
+    char err[160];
     while (n > 0) {
-        struct pollfd pfd[2] = {{.fd = e->to_fd, .events = POLLOUT}, {.fd = e->from_fd, .events = POLLIN}};
-        int r = poll(pfd, e->eof ? 1 : 2, DRV_TIMEOUT);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
+        /* Drain the engine's output before each small chunk: an engine
+         * blocked on a full stdout would never read the rest of its input. */
+        drv_pump(e);
+        size_t chunk = n < DRV_CHUNK ? n : DRV_CHUNK;
+        if (!proc_write_all(&e->proc, p, chunk, err, sizeof err))
             return false;
-        if (!e->eof && (pfd[1].revents & (POLLIN | POLLHUP)))
-            drv_pump(e);
-        if (pfd[0].revents & (POLLERR | POLLHUP))
-            return false;
-        if (!(pfd[0].revents & POLLOUT))
-            continue;
-        /* small chunks: a pipe accepts up to PIPE_BUF bytes without blocking */
-        size_t chunk = n < 512 ? n : 512;
-        ssize_t k = write(e->to_fd, p, chunk);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        p += k;
-        n -= (size_t)k;
+        p += chunk;
+        n -= chunk;
     }
     return true;
 }
@@ -165,7 +123,9 @@ static inline int drv_getline(Engine *e, char *out, size_t cap, int timeout_ms)
         char *nl = memchr(e->buf, '\n', e->len);
         if (nl) {
             size_t n = (size_t)(nl - e->buf);
-            size_t c = n < cap - 1 ? n : cap - 1;
+            /* Windows text-mode output ends lines in CR LF; GUIs take both. */
+            size_t body = n > 0 && e->buf[n - 1] == '\r' ? n - 1 : n;
+            size_t c = body < cap - 1 ? body : cap - 1;
             memcpy(out, e->buf, c);
             out[c] = '\0';
             memmove(e->buf, nl + 1, e->len - n - 1);
@@ -183,13 +143,7 @@ static inline int drv_getline(Engine *e, char *out, size_t cap, int timeout_ms)
         int64_t left = deadline - drv_now_ms();
         if (left <= 0)
             return 0;
-        struct pollfd pfd = {.fd = e->from_fd, .events = POLLIN};
-        int r = poll(&pfd, 1, (int)left);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            return 0;
-        drv_pump(e);
+        drv_pump_wait(e, (int)left);
     }
 }
 
@@ -239,46 +193,42 @@ static inline bool drv_sync(Engine *e)
 }
 
 /* Waits for the process to end; kills it after timeout_ms. Returns the exit
- * status, or -1 when it had to be killed or died of a signal. */
+ * code, or -1 when it had to be killed or crashed. */
 static inline int drv_wait_exit(Engine *e, int timeout_ms)
 {
     int64_t deadline = drv_now_ms() + timeout_ms;
-    int status = 0;
     char sink[DRV_LINE];
-    for (;;) {
-        pid_t r = waitpid(e->pid, &status, WNOHANG);
-        if (r == e->pid)
-            break;
+    bool killed = false;
+    while (!proc_has_exited(&e->proc)) {
         if (drv_now_ms() > deadline) {
             fprintf(stderr, "  (engine did not exit: killed)\n");
-            kill(e->pid, SIGKILL);
-            waitpid(e->pid, &status, 0);
-            status = -1;
+            proc_kill(&e->proc);
+            killed = true;
             break;
         }
         /* keep draining so a chatty engine never blocks on a full pipe */
         if (drv_getline(e, sink, sizeof sink, 20) < 0)
             drv_sleep_ms(5);
     }
-    close(e->to_fd);
-    close(e->from_fd);
-    e->to_fd = e->from_fd = -1;
+    proc_reap(&e->proc, true);
+    proc_close_pipes(&e->proc);
     drv_mark(e);
-    if (status == -1 || !WIFEXITED(status)) {
-        if (status != -1 && WIFSIGNALED(status))
-            fprintf(stderr, "  (engine died of signal %d)\n", WTERMSIG(status));
+    if (killed)
+        return -1;
+    if (e->proc.crashed) {
+        char how[64];
+        proc_exit_text(&e->proc, how, sizeof how);
+        fprintf(stderr, "  (engine %s)\n", how);
         return -1;
     }
-    return WEXITSTATUS(status);
+    return e->proc.exit_code;
 }
 
 /* Closes the engine's stdin (EOF) and waits for it to exit. */
 static inline int drv_close(Engine *e, int timeout_ms)
 {
-    close(e->to_fd);
-    e->to_fd = -1;
-    int st = drv_wait_exit(e, timeout_ms);
-    return st;
+    proc_close_input(&e->proc);
+    return drv_wait_exit(e, timeout_ms);
 }
 
 /* Every remembered line is non-empty printable ASCII. */

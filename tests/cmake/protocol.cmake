@@ -2,11 +2,10 @@
 # chariot binary driven through pipes, one ctest entry per group so they run
 # in parallel, plus deterministic fuzzing of the line parser, the FEN reader
 # and the binary. libFuzzer harnesses come with -DCHARIOT_FUZZ=ON (clang).
-if(NOT CHARIOT_POSIX_TEST_DRIVERS)
-  return()
-endif()
+# The pipe driver (test_protocol_driver.h) runs on protocol/proc.h, so these
+# run on Windows too.
 add_executable(test_protocol ${CMAKE_CURRENT_SOURCE_DIR}/test_protocol.c)
-target_link_libraries(test_protocol PRIVATE xq_board xq_testlib)
+target_link_libraries(test_protocol PRIVATE xq_protocol xq_board xq_testlib)
 add_dependencies(test_protocol chariot)
 foreach(group handshake commands badinput eof stop batch uci determinism book skill)
   add_test(NAME protocol_${group} COMMAND test_protocol $<TARGET_FILE:chariot> ${group})
