@@ -21,3 +21,15 @@ add_test(NAME solve_mate_short
                  --threads 1 --hash 16 --quiet)
 
 set_tests_properties(solve_epd solve_cli solve_mate_short PROPERTIES LABELS solve TIMEOUT 300)
+
+# `chariot mate-bench` drives the engine through its pipes like an analysing
+# GUI (go infinite, then stop once a mate is claimed) and replays every
+# claimed mate. The limit is generous and only bounds a hang: mates in one
+# are claimed at once, so the result does not depend on the machine's speed.
+add_test(NAME mate_bench_short
+         COMMAND ${RUN_EXPECT} 0 --stdout "Solved 6/6" --timeout 280 --
+                 $<TARGET_FILE:chariot> mate-bench ${CHARIOT_DATA_DIR}/mate_short.epd --first 6 --movetime 60000)
+add_test(NAME mate_bench_bad_input
+         COMMAND ${RUN_EXPECT} 2 --stderr "bad argument" -- $<TARGET_FILE:chariot> mate-bench
+                 ${CHARIOT_DATA_DIR}/mate_short.epd --movetime 0)
+set_tests_properties(mate_bench_short mate_bench_bad_input PROPERTIES LABELS solve TIMEOUT 300)
