@@ -13,6 +13,7 @@
 enum { NODE_VERIFY = 1 }; /* inside a null-move verification search: no null moves */
 
 static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply, int flags);
+static bool adopt_helper_proof(SearchThread *t, bool report);
 
 /* ------------------------------------------------------------- helpers */
 
@@ -84,6 +85,9 @@ static bool node_enter(SearchThread *t, int ply)
             int64_t elapsed = tm_now_ms() - atomic_load_explicit(&s->clock_start_ms, memory_order_relaxed);
             if (elapsed >= s->tm.hard_ms)
                 stop = true;
+            /* A proven mate (prover helper) needs no more thought in a game. */
+            if (!s->limits.infinite && atomic_load_explicit(&s->helper_proof_moves, memory_order_relaxed) > 0)
+                stop = true;
         }
         if (stop) {
             atomic_store(&s->stop, true);
@@ -100,14 +104,16 @@ static bool node_enter(SearchThread *t, int ply)
  * occurrences), the natural limit (unless the side to move has no legal
  * move: that is a loss), or bare material. These scores are never stored. */
 /* A forced win by the repetition rules normally scores in its own band below
- * mates, so a GUI never shows it as "mate". In a mate search (go mate N,
- * chariot solve) it scores like a mate at that ply instead: that is how the
- * mate puzzles were verified (Fairy-Stockfish scores a perpetual-check loss
- * as being mated), and a defender that can only choose between being mated
- * and losing by the rules has no escape either way. */
+ * mates, so a game's score never shows it as "mate". In a mate search (go
+ * mate N, chariot solve) and in analysis (go infinite) it scores like a mate
+ * at that ply instead: that is how the mate puzzles were verified
+ * (Fairy-Stockfish scores a perpetual-check loss as being mated), and a
+ * defender that can only choose between being mated and losing by the rules
+ * has no escape either way: under the Asian rules his perpetual check or
+ * chase is forbidden, so he must play on into the mate. */
 static int rule_win_score(const SearchThread *t)
 {
-    return t->s->limits.mate > 0 ? SCORE_MATE : SCORE_RULE_WIN;
+    return t->s->limits.mate > 0 || t->s->limits.infinite ? SCORE_MATE : SCORE_RULE_WIN;
 }
 
 static bool rule_verdict(SearchThread *t, int ply, int *score)
@@ -721,7 +727,10 @@ static void report_line(SearchThread *t, int line_idx, int depth, ScoreBound bou
         return;
     SearchInfo info;
     fill_info(t, &t->roots[line_idx], line_idx + 1, depth, bound, &info);
+    /* The prover helper reports too (on_helper_proof). */
+    pthread_mutex_lock(&s->report_lock);
     s->cb.on_info(s->cb.ctx, &info);
+    pthread_mutex_unlock(&s->report_lock);
 }
 
 /* Iterative deepening of one thread. The main thread (id 0) reports and
@@ -797,12 +806,15 @@ static void iterate(SearchThread *t)
             continue;
         }
 
-        for (int i = 0; i < multipv; i++)
-            report_line(t, i, depth, BOUND_EXACT);
         /* The root is not stored by the tree search; keep it for probe and
          * for the next search's first move. */
         tt_store(&s->tt, t->board.key, 0, t->roots[0].move, t->roots[0].score, EVAL_NONE, depth, TT_BOUND_EXACT,
                  false);
+        /* Analysis: the prover helper's proof is the best line while the
+         * search has no mate as short (reported just below). */
+        const bool proven = adopt_helper_proof(t, false);
+        for (int i = 0; i < multipv; i++)
+            report_line(t, i, depth, BOUND_EXACT);
 
         /* When to stop deepening. */
         int score = t->roots[0].score;
@@ -814,6 +826,8 @@ static void iterate(SearchThread *t)
             if (plies <= 2 * s->limits.mate - 1 && depth >= plies)
                 break;
         }
+        if (proven && !pondering && s->tm.timed && !s->limits.infinite)
+            break;
         if (!pondering && s->limits.use_clock) {
             if (t->root_count == 1)
                 break;
@@ -834,9 +848,16 @@ static void iterate(SearchThread *t)
 
 /* ------------------------------------------------------------- driver */
 
+static bool analysis_prover_wanted(const Searcher *s);
+static void prover_helper(SearchThread *t);
+
 static void *helper_entry(void *arg)
 {
-    iterate((SearchThread *)arg);
+    SearchThread *t = arg;
+    /* Analysis: helper 1 proves mates first (see prover_helper). */
+    if (t->id == 1 && analysis_prover_wanted(t->s))
+        prover_helper(t);
+    iterate(t);
     publish_nodes((SearchThread *)arg);
     return NULL;
 }
@@ -934,6 +955,7 @@ static void thread_reset(SearchThread *t, const Searcher *s, const RootMove *roo
     t->pv_idx = 0;
     t->stopped = false;
     t->phase_end_ms = 0;
+    t->prover_end_ms = 0;
     t->phase_nodes = 0;
     t->start_depth = 0;
     memset(&t->stats, 0, sizeof t->stats);
@@ -956,6 +978,7 @@ void search_prepare(Searcher *s, const Board *b, const SearchLimits *l, const Se
         memset(&s->cb, 0, sizeof s->cb);
     atomic_store(&s->stop, false);
     atomic_store(&s->helper_mate, false);
+    atomic_store(&s->helper_proof_moves, 0);
     atomic_store(&s->pondering, l->ponder);
     s->search_start_ms = tm_now_ms();
     atomic_store(&s->clock_start_ms, s->search_start_ms);
@@ -978,7 +1001,7 @@ void search_prepare(Searcher *s, const Board *b, const SearchLimits *l, const Se
  * already holds a mate as short (from the normal search before the prover,
  * or an earlier proof). Returns false if the proof's first move is not a
  * root move. */
-static bool install_proof(SearchThread *t, const MateProof *proof)
+static bool install_proof(SearchThread *t, const MateProof *proof, bool report)
 {
     if (proof->pv_len == 0)
         return false;
@@ -999,9 +1022,11 @@ static bool install_proof(SearchThread *t, const MateProof *proof)
     rm.pv_len = proof->pv_len;
     memcpy(rm.pv, proof->pv, (size_t)proof->pv_len * sizeof(Move));
     t->roots[0] = rm;
-    t->completed_depth = plies;
-    t->seldepth = plies;
-    report_line(t, 0, plies, BOUND_EXACT);
+    if (report) {
+        t->completed_depth = plies;
+        t->seldepth = plies;
+        report_line(t, 0, plies, BOUND_EXACT);
+    }
     return true;
 }
 
@@ -1013,8 +1038,17 @@ static void on_mate_proof(SearchThread *t, const MateProof *proof)
     uint64_t before = t->nodes;
     t->nodes += proof->nodes;
     publish_nodes(t);
-    install_proof(t, proof);
+    install_proof(t, proof, true);
     t->nodes = before;
+}
+
+/* Pieces besides the two generals. */
+static int piece_count(const Board *b)
+{
+    int pieces = -2;
+    for (int pc = 0; pc < PIECE_NB; pc++)
+        pieces += b->count[pc];
+    return pieces;
 }
 
 /* The mate prover's turn in a "go mate N" search (see mate_search). Each
@@ -1022,15 +1056,12 @@ static void on_mate_proof(SearchThread *t, const MateProof *proof)
 static bool mate_step(SearchThread *t)
 {
     /* Pieces besides the generals decide the prover's share. */
-    int pieces = -2;
-    for (int pc = 0; pc < PIECE_NB; pc++)
-        pieces += t->board.count[pc];
-    const int share = pieces <= MATE_SPARSE_PIECES ? MATE_SPARSE_PROVER_PERCENT : MATE_PROVER_TIME_PERCENT;
+    const int share = piece_count(&t->board) <= MATE_SPARSE_PIECES ? MATE_SPARSE_PROVER_PERCENT : MATE_PROVER_TIME_PERCENT;
     MateProof proof;
     bool proven = mate_prove(t, t->s->limits.mate, 0, share, on_mate_proof, &proof);
     t->nodes += proof.nodes;
     publish_nodes(t);
-    return proven && install_proof(t, &proof);
+    return proven && install_proof(t, &proof, true);
 }
 
 /* A "go mate N" search on the main thread, in three phases:
@@ -1074,6 +1105,133 @@ static void mate_search(SearchThread *t)
     iterate(t);
 }
 
+/* ------------------------------------------------- the prover in analysis */
+
+/* Whether the prover runs beside a search without "go mate N": GUI analysis
+ * (infinite), pondering and clocked searches. Never beside depth or node
+ * limits (bench and the reproducible tests stay as they are) nor multi-PV,
+ * whose lines a proof would reorder. */
+static bool analysis_prover_wanted(const Searcher *s)
+{
+    const SearchLimits *l = &s->limits;
+    if (l->mate > 0 || l->depth > 0 || l->nodes > 0 || s->opt.multipv > 1)
+        return false;
+    return l->infinite || l->ponder || s->tm.timed;
+}
+
+/* The prover helper's report of each proof (MateProofFn): kept for the main
+ * thread, which alone owns the result, and shown at once, since the main
+ * thread reports only at the end of an iteration. */
+static void on_helper_proof(SearchThread *t, const MateProof *proof)
+{
+    Searcher *s = t->s;
+    pthread_mutex_lock(&s->report_lock);
+    int held = atomic_load(&s->helper_proof_moves);
+    if (held == 0 || proof->moves < held) {
+        s->helper_proof = *proof;
+        atomic_store(&s->helper_proof_moves, proof->moves);
+        if (s->cb.on_info) {
+            const int plies = 2 * proof->moves - 1;
+            int64_t elapsed = tm_now_ms() - s->search_start_ms;
+            SearchInfo info;
+            memset(&info, 0, sizeof info);
+            info.depth = info.seldepth = plies;
+            info.multipv = 1;
+            info.score = SCORE_MATE - plies;
+            info.bound = BOUND_EXACT;
+            info.nodes = total_nodes(s) + proof->nodes;
+            info.time_ms = elapsed;
+            info.nps = info.nodes * 1000 / (uint64_t)(elapsed > 0 ? elapsed : 1);
+            info.hashfull = tt_hashfull(&s->tt);
+            info.pv_len = proof->pv_len;
+            memcpy(info.pv, proof->pv, (size_t)proof->pv_len * sizeof(Move));
+            s->cb.on_info(s->cb.ctx, &info);
+        }
+    }
+    pthread_mutex_unlock(&s->report_lock);
+}
+
+/* Main thread: puts the prover helper's proof at the head of the root list
+ * unless the search holds a mate as short. Returns true when the best line
+ * is then a proven mate. */
+static bool adopt_helper_proof(SearchThread *t, bool report)
+{
+    Searcher *s = t->s;
+    if (t->id != 0 || atomic_load(&s->helper_proof_moves) == 0)
+        return false;
+    MateProof proof;
+    pthread_mutex_lock(&s->report_lock);
+    proof = s->helper_proof;
+    pthread_mutex_unlock(&s->report_lock);
+    return install_proof(t, &proof, report);
+}
+
+/* Helper 1 in analysis: the mate prover instead of the Lazy SMP search, then
+ * the search like the other helpers. In a clocked game it stops at
+ * MATE_HELPER_TIMED_PERCENT of the hard limit, so that most of the time the
+ * helper still deepens the shared TT. */
+static void prover_helper(SearchThread *t)
+{
+    Searcher *s = t->s;
+    const bool timed = s->tm.timed && !s->limits.infinite;
+    MateProof proof;
+    mate_prove(t, MATE_ANALYSIS_MOVES, 0, timed ? MATE_HELPER_TIMED_PERCENT : 100, on_helper_proof, &proof);
+    t->nodes += proof.nodes;
+    publish_nodes(t);
+}
+
+/* The side to move has a checking move: without one the prover's first
+ * pass is empty and a mate is unlikely to be near. */
+static bool root_has_check(SearchThread *t)
+{
+    for (int i = 0; i < t->root_count; i++)
+        if (board_gives_check(&t->board, t->roots[i].move))
+            return true;
+    return false;
+}
+
+/* One-thread analysis (go infinite, or while pondering): the search and the
+ * prover take turns that grow geometrically (MATE_SLICE_*), each proof
+ * reported as it stands, until the prover has proven or disproven a mate
+ * within MATE_ANALYSIS_MOVES; then the search alone. A ponderhit turns the
+ * search into a game search, which the prover leaves alone. */
+static void analysis_search(SearchThread *t)
+{
+    Searcher *s = t->s;
+    const int factor = piece_count(&t->board) <= MATE_SPARSE_PIECES ? MATE_SLICE_SPARSE_FACTOR : MATE_SLICE_PROVER_FACTOR;
+    int64_t search_end = MATE_SLICE_FIRST_MS;
+    for (;;) {
+        t->phase_end_ms = search_end;
+        iterate(t);
+        t->phase_end_ms = 0;
+        /* Finished (the depth limit), or told to stop. */
+        if (!t->stopped || atomic_load(&s->stop))
+            return;
+        t->stopped = false;
+        const int done = t->completed_depth;
+        bool settled = true;
+        if ((s->limits.infinite || atomic_load(&s->pondering)) && root_has_check(t)) {
+            int64_t elapsed = tm_now_ms() - atomic_load(&s->clock_start_ms);
+            t->prover_end_ms = (elapsed > 1 ? elapsed : 1) * factor;
+            MateProof proof;
+            mate_prove(t, MATE_ANALYSIS_MOVES, 0, 100, on_mate_proof, &proof);
+            t->prover_end_ms = 0;
+            t->nodes += proof.nodes;
+            publish_nodes(t);
+            if (atomic_load(&s->stop))
+                return;
+            settled = proof.proven || proof.disproven;
+        }
+        /* The iterations done stand; the search resumes after them. */
+        t->completed_depth = done;
+        t->start_depth = done + 1;
+        if (settled)
+            break;
+        search_end = (tm_now_ms() - atomic_load(&s->clock_start_ms)) * MATE_SLICE_SEARCH_PERCENT / 100;
+    }
+    iterate(t);
+}
+
 SearchResult search_execute(Searcher *s)
 {
     SearchThread *main_t = s->threads[0];
@@ -1098,6 +1256,8 @@ SearchResult search_execute(Searcher *s)
         /* Mate searches mix the normal search with the mate prover. */
         if (s->limits.mate > 0)
             mate_search(main_t);
+        else if (s->nthreads == 1 && analysis_prover_wanted(s) && (s->limits.infinite || atomic_load(&s->pondering)))
+            analysis_search(main_t);
         else
             iterate(main_t);
         publish_nodes(main_t);
@@ -1109,6 +1269,8 @@ SearchResult search_execute(Searcher *s)
         atomic_store(&s->stop, true);
         for (int i = 1; i < started; i++)
             pthread_join(s->threads[i]->handle, NULL);
+        /* A proof found while the main thread's iteration was under way. */
+        adopt_helper_proof(main_t, true);
     } else {
         while (!atomic_load(&s->stop) && (s->limits.infinite || atomic_load(&s->pondering))) {
             struct timespec ts = {0, 1000000};

@@ -33,3 +33,15 @@ add_test(NAME mate_bench_bad_input
          COMMAND ${RUN_EXPECT} 2 --stderr "bad argument" -- $<TARGET_FILE:chariot> mate-bench
                  ${CHARIOT_DATA_DIR}/mate_short.epd --movetime 0)
 set_tests_properties(mate_bench_short mate_bench_bad_input PROPERTIES LABELS solve TIMEOUT 300)
+
+# Analysis proves mates: go infinite on a mate in 20 that the prover finds,
+# with one thread (the prover takes turns with the search) and with two (a
+# helper thread proves). The limits only bound a hang.
+add_test(NAME mate_bench_prover_1thread
+         COMMAND ${RUN_EXPECT} 0 --stdout "Solved 1/1" --stdout "0 with an illegal move, 0 with no mate" --timeout 280 --
+                 $<TARGET_FILE:chariot> mate-bench ${CHARIOT_DATA_DIR}/mate_prover.epd --movetime 240000)
+add_test(NAME mate_bench_prover_2threads
+         COMMAND ${RUN_EXPECT} 0 --stdout "Solved 1/1" --stdout "0 with an illegal move, 0 with no mate" --timeout 280 --
+                 $<TARGET_FILE:chariot> mate-bench ${CHARIOT_DATA_DIR}/mate_prover.epd --movetime 240000
+                 --option threads=2)
+set_tests_properties(mate_bench_prover_1thread mate_bench_prover_2threads PROPERTIES LABELS solve TIMEOUT 300)
