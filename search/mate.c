@@ -733,6 +733,12 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
         pn_report(&p, t, on_proof, out);
         uint64_t spent = p.nodes;
         p.run_limit = spent + MATE_TIGHTEN_MIN_NODES + spent / MATE_TIGHTEN_DIV;
+        /* In analysis the bound is MATE_ANALYSIS_MOVES, not the length the
+         * user asked for, so the first proof is often long: tightening gets
+         * the rest of the prover's budget (mate.epd through go infinite:
+         * sqyq-358 and sqyq-037 were shown as mates in 20, not 16 and 18). */
+        if (s->limits.mate == 0)
+            p.run_limit = 0;
         while (len > 1 && !p.stopped && !p.run_stopped) {
             int shorter = 0;
             d = len - 2;

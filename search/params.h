@@ -161,7 +161,10 @@ enum { MATE_ANALYSIS_MOVES = 20 };
  * search: for the whole node budget in analysis, for this share of the hard
  * limit in a clocked search; then it joins the Lazy SMP search. */
 enum { MATE_HELPER_TIMED_PERCENT = 30 };
-/* With one thread, analysis (infinite, or while pondering) alternates the
+/* ...and only when the side to move has a check and the opposing general
+ * has at most this many free palace points next to it. */
+enum { MATE_KING_FREE_MAX = 1 };
+/* With one thread, analysis (go infinite) alternates the
  * search and the prover when the side to move has a check: the search until
  * MATE_SLICE_FIRST_MS, the prover until MATE_SLICE_PROVER_FACTOR times the
  * time passed (MATE_SLICE_SPARSE_FACTOR in sparse endings, see

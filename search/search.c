@@ -1166,20 +1166,6 @@ static bool adopt_helper_proof(SearchThread *t, bool report)
     return install_proof(t, &proof, report);
 }
 
-/* Helper 1 in analysis: the mate prover instead of the Lazy SMP search, then
- * the search like the other helpers. In a clocked game it stops at
- * MATE_HELPER_TIMED_PERCENT of the hard limit, so that most of the time the
- * helper still deepens the shared TT. */
-static void prover_helper(SearchThread *t)
-{
-    Searcher *s = t->s;
-    const bool timed = s->tm.timed && !s->limits.infinite;
-    MateProof proof;
-    mate_prove(t, MATE_ANALYSIS_MOVES, 0, timed ? MATE_HELPER_TIMED_PERCENT : 100, on_helper_proof, &proof);
-    t->nodes += proof.nodes;
-    publish_nodes(t);
-}
-
 /* The side to move has a checking move: without one the prover's first
  * pass is empty and a mate is unlikely to be near. */
 static bool root_has_check(SearchThread *t)
@@ -1190,16 +1176,57 @@ static bool root_has_check(SearchThread *t)
     return false;
 }
 
-/* One-thread analysis (go infinite, or while pondering): the search and the
- * prover take turns that grow geometrically (MATE_SLICE_*), each proof
- * reported as it stands, until the prover has proven or disproven a mate
- * within MATE_ANALYSIS_MOVES; then the search alone. A ponderhit turns the
- * search into a game search, which the prover leaves alone. */
+/* The opponent's general is short of squares: at most MATE_KING_FREE_MAX
+ * of the palace points next to it are neither held by its own pieces nor
+ * attacked by the side to move (as the board stands). */
+static bool king_boxed(const Board *b)
+{
+    static const int steps[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    const int them = b->side ^ 1;
+    const int k = board_king_sq(b, them);
+    int free_squares = 0;
+    for (int i = 0; i < 4; i++) {
+        int f = sq_file(k) + steps[i][0], r = sq_rank(k) + steps[i][1];
+        bool palace = f >= 3 && f <= 5 && (them == RED ? r <= 2 : r >= 7) && r >= 0 && r <= 9;
+        if (!palace)
+            continue;
+        int sq = sq_make(f, r);
+        if (b->sq[sq] != PIECE_NONE && piece_color(b->sq[sq]) == them)
+            continue;
+        free_squares += !board_is_attacked(b, sq, b->side);
+    }
+    return free_squares <= MATE_KING_FREE_MAX;
+}
+
+/* Helper 1 in analysis: the mate prover instead of the Lazy SMP search, then
+ * the search like the other helpers. In a clocked game it runs only when the
+ * position looks forcing (a check at hand, the opposing general boxed in),
+ * and stops at MATE_HELPER_TIMED_PERCENT of the hard limit, so that the
+ * helper mostly deepens the shared TT as before. */
+static void prover_helper(SearchThread *t)
+{
+    Searcher *s = t->s;
+    const bool timed = s->tm.timed && !s->limits.infinite;
+    if (timed && !(root_has_check(t) && king_boxed(&t->board)))
+        return;
+    MateProof proof;
+    mate_prove(t, MATE_ANALYSIS_MOVES, 0, timed ? MATE_HELPER_TIMED_PERCENT : 100, on_helper_proof, &proof);
+    t->nodes += proof.nodes;
+    publish_nodes(t);
+}
+
+/* One-thread analysis (go infinite): the search and the prover take turns
+ * that grow geometrically (MATE_SLICE_*), each proof reported as it stands;
+ * after a proof of N moves the next turns look for a mate in N-1, until
+ * the prover disproves its bound; then the search alone. Pondering with one thread
+ * does not get turns: a ponderhit makes it a game search, whose clock a
+ * prover turn or a broken-off iteration would spend. */
 static void analysis_search(SearchThread *t)
 {
     Searcher *s = t->s;
     const int factor = piece_count(&t->board) <= MATE_SPARSE_PIECES ? MATE_SLICE_SPARSE_FACTOR : MATE_SLICE_PROVER_FACTOR;
     int64_t search_end = MATE_SLICE_FIRST_MS;
+    int bound = MATE_ANALYSIS_MOVES;
     for (;;) {
         t->phase_end_ms = search_end;
         iterate(t);
@@ -1210,17 +1237,19 @@ static void analysis_search(SearchThread *t)
         t->stopped = false;
         const int done = t->completed_depth;
         bool settled = true;
-        if ((s->limits.infinite || atomic_load(&s->pondering)) && root_has_check(t)) {
+        if (root_has_check(t)) {
             int64_t elapsed = tm_now_ms() - atomic_load(&s->clock_start_ms);
             t->prover_end_ms = (elapsed > 1 ? elapsed : 1) * factor;
             MateProof proof;
-            mate_prove(t, MATE_ANALYSIS_MOVES, 0, 100, on_mate_proof, &proof);
+            mate_prove(t, bound, 0, 100, on_mate_proof, &proof);
             t->prover_end_ms = 0;
             t->nodes += proof.nodes;
             publish_nodes(t);
             if (atomic_load(&s->stop))
                 return;
-            settled = proof.proven || proof.disproven;
+            if (proof.proven)
+                bound = proof.moves - 1;
+            settled = proof.disproven || bound < 1;
         }
         /* The iterations done stand; the search resumes after them. */
         t->completed_depth = done;
@@ -1256,7 +1285,7 @@ SearchResult search_execute(Searcher *s)
         /* Mate searches mix the normal search with the mate prover. */
         if (s->limits.mate > 0)
             mate_search(main_t);
-        else if (s->nthreads == 1 && analysis_prover_wanted(s) && (s->limits.infinite || atomic_load(&s->pondering)))
+        else if (s->nthreads == 1 && analysis_prover_wanted(s) && s->limits.infinite)
             analysis_search(main_t);
         else
             iterate(main_t);
