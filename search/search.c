@@ -720,6 +720,58 @@ static void fill_info(SearchThread *t, const RootMove *rm, int line, int depth, 
     memcpy(info->pv, rm->pv, (size_t)rm->pv_len * sizeof(Move));
 }
 
+/* A mate line cut short (the tree search's PV stops at TT cutoffs) is
+ * completed from the TT's moves, so that a GUI, or a checker, can replay it
+ * to the mate. Kept only when the completed line is legal and ends with the
+ * loser having no legal move; otherwise the short line stands. Output only:
+ * the search itself is untouched. */
+static void complete_mate_pv(SearchThread *t, SearchInfo *info)
+{
+    const int plies = SCORE_MATE - info->score;
+    if (info->score < SCORE_MATE_MIN || info->pv_len >= plies || plies > MAX_PLY || info->pv_len == 0)
+        return;
+    Board *b = &t->board;
+    Move line[MAX_PLY];
+    int n = 0;
+    bool ok = true;
+    for (; n < info->pv_len && ok; n++) {
+        ok = board_is_legal(b, info->pv[n]);
+        if (ok) {
+            line[n] = info->pv[n];
+            board_make(b, info->pv[n]);
+        }
+    }
+    int made = ok ? n : n - 1;
+    while (ok && made < plies) {
+        TTEntry te;
+        Move m = MOVE_NONE;
+        if (tt_probe(&t->s->tt, b->key, made, &te) && te.move != MOVE_NONE && board_is_legal(b, te.move))
+            m = te.move;
+        if (m == MOVE_NONE && made == plies - 1) {
+            /* The mating move itself is seldom stored: find it. */
+            MoveList list;
+            board_generate(b, GEN_ALL, &list);
+            for (int i = 0; i < list.count && m == MOVE_NONE; i++) {
+                board_make(b, list.moves[i]);
+                if (!board_has_legal_move(b))
+                    m = list.moves[i];
+                board_unmake(b);
+            }
+        }
+        if (m == MOVE_NONE)
+            break;
+        line[made++] = m;
+        board_make(b, m);
+    }
+    const bool mates = ok && made == plies && !board_has_legal_move(b);
+    for (int i = 0; i < made; i++)
+        board_unmake(b);
+    if (mates) {
+        memcpy(info->pv, line, (size_t)plies * sizeof(Move));
+        info->pv_len = plies;
+    }
+}
+
 static void report_line(SearchThread *t, int line_idx, int depth, ScoreBound bound)
 {
     Searcher *s = t->s;
@@ -727,6 +779,7 @@ static void report_line(SearchThread *t, int line_idx, int depth, ScoreBound bou
         return;
     SearchInfo info;
     fill_info(t, &t->roots[line_idx], line_idx + 1, depth, bound, &info);
+    complete_mate_pv(t, &info);
     /* The prover helper reports too (on_helper_proof). */
     pthread_mutex_lock(&s->report_lock);
     s->cb.on_info(s->cb.ctx, &info);
