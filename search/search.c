@@ -1109,7 +1109,8 @@ static int piece_count(const Board *b)
 static bool mate_step(SearchThread *t)
 {
     /* Pieces besides the generals decide the prover's share. */
-    const int share = piece_count(&t->board) <= MATE_SPARSE_PIECES ? MATE_SPARSE_PROVER_PERCENT : MATE_PROVER_TIME_PERCENT;
+    const bool sparse = piece_count(&t->board) <= MATE_SPARSE_PIECES;
+    const int share = sparse ? MATE_SPARSE_PROVER_PERCENT : MATE_PROVER_TIME_PERCENT;
     MateProof proof;
     bool proven = mate_prove(t, t->s->limits.mate, 0, share, on_mate_proof, &proof);
     t->nodes += proof.nodes;
@@ -1271,13 +1272,14 @@ static void prover_helper(SearchThread *t)
 /* One-thread analysis (go infinite): the search and the prover take turns
  * that grow geometrically (MATE_SLICE_*), each proof reported as it stands;
  * after a proof of N moves the next turns look for a mate in N-1, until
- * the prover disproves its bound; then the search alone. Pondering with one thread
- * does not get turns: a ponderhit makes it a game search, whose clock a
- * prover turn or a broken-off iteration would spend. */
+ * the prover disproves its bound; then the search alone. Pondering with one
+ * thread does not get turns: a ponderhit makes it a game search, whose
+ * clock a prover turn or a broken-off iteration would spend. */
 static void analysis_search(SearchThread *t)
 {
     Searcher *s = t->s;
-    const int factor = piece_count(&t->board) <= MATE_SPARSE_PIECES ? MATE_SLICE_SPARSE_FACTOR : MATE_SLICE_PROVER_FACTOR;
+    const bool sparse = piece_count(&t->board) <= MATE_SPARSE_PIECES;
+    const int factor = sparse ? MATE_SLICE_SPARSE_FACTOR : MATE_SLICE_PROVER_FACTOR;
     int64_t search_end = MATE_SLICE_FIRST_MS;
     int bound = MATE_ANALYSIS_MOVES;
     for (;;) {
