@@ -163,16 +163,18 @@ enum { MATE_ANALYSIS_MOVES = 20 };
 enum { MATE_HELPER_TIMED_PERCENT = 30 };
 /* ...and only when the side to move has a check and the opposing general
  * has at most this many free palace points next to it. */
-enum { MATE_KING_FREE_MAX = 1 };
-/* With one thread, analysis (go infinite) alternates the
- * search and the prover when the side to move has a check: the search until
- * MATE_SLICE_FIRST_MS, the prover until MATE_SLICE_PROVER_FACTOR times the
- * time passed (MATE_SLICE_SPARSE_FACTOR in sparse endings, see
- * MATE_SPARSE_PIECES), the search until MATE_SLICE_SEARCH_PERCENT of the
- * time passed, and so on; the prover's table starts afresh at each turn, so
+enum { MATE_KING_FREE_MAX = 0 };
+/* With one thread, analysis (go infinite) alternates the search and the
+ * prover when the position is forcing (a check at hand, the opposing
+ * general with at most MATE_KING_FREE_MAX free points, more than
+ * MATE_SPARSE_PIECES pieces): the search until MATE_SLICE_FIRST_MS, the
+ * prover until MATE_SLICE_PROVER_FACTOR times the time passed, the search
+ * until MATE_SLICE_SEARCH_PERCENT of the time passed, and so on. Without
+ * the general's test, normal middlegames (generals guarded by advisors)
+ * lost 5 plies of analysis at 5 s to the prover's turns; the prover's table starts afresh at each turn, so
  * the turns grow geometrically. It stops once the prover has proven or
  * disproven a mate within its bound. */
-enum { MATE_SLICE_FIRST_MS = 250, MATE_SLICE_PROVER_FACTOR = 4, MATE_SLICE_SPARSE_FACTOR = 2 };
+enum { MATE_SLICE_FIRST_MS = 250, MATE_SLICE_PROVER_FACTOR = 4 };
 enum { MATE_SLICE_SEARCH_PERCENT = 150 };
 /* Once the prover has forbidden a defender's perpetual check or chase, a
  * proof is replayed on real paths before it counts (mate.c, pn_verify),

@@ -1278,8 +1278,13 @@ static void prover_helper(SearchThread *t)
 static void analysis_search(SearchThread *t)
 {
     Searcher *s = t->s;
-    const bool sparse = piece_count(&t->board) <= MATE_SPARSE_PIECES;
-    const int factor = sparse ? MATE_SLICE_SPARSE_FACTOR : MATE_SLICE_PROVER_FACTOR;
+    /* Only forcing positions get turns. Sparse endings do not: their long
+     * quiet mates are the search's (mate.epd: ttxq-cg174, found by the
+     * search alone at 4 s, was lost to the prover's turns). */
+    if (piece_count(&t->board) <= MATE_SPARSE_PIECES || !root_has_check(t) || !king_boxed(&t->board)) {
+        iterate(t);
+        return;
+    }
     int64_t search_end = MATE_SLICE_FIRST_MS;
     int bound = MATE_ANALYSIS_MOVES;
     for (;;) {
@@ -1291,21 +1296,18 @@ static void analysis_search(SearchThread *t)
             return;
         t->stopped = false;
         const int done = t->completed_depth;
-        bool settled = true;
-        if (root_has_check(t)) {
-            int64_t elapsed = tm_now_ms() - atomic_load(&s->clock_start_ms);
-            t->prover_end_ms = (elapsed > 1 ? elapsed : 1) * factor;
-            MateProof proof;
-            mate_prove(t, bound, 0, 100, on_mate_proof, &proof);
-            t->prover_end_ms = 0;
-            t->nodes += proof.nodes;
-            publish_nodes(t);
-            if (atomic_load(&s->stop))
-                return;
-            if (proof.proven)
-                bound = proof.moves - 1;
-            settled = proof.disproven || bound < 1;
-        }
+        int64_t elapsed = tm_now_ms() - atomic_load(&s->clock_start_ms);
+        t->prover_end_ms = (elapsed > 1 ? elapsed : 1) * MATE_SLICE_PROVER_FACTOR;
+        MateProof proof;
+        mate_prove(t, bound, 0, 100, on_mate_proof, &proof);
+        t->prover_end_ms = 0;
+        t->nodes += proof.nodes;
+        publish_nodes(t);
+        if (atomic_load(&s->stop))
+            return;
+        if (proof.proven)
+            bound = proof.moves - 1;
+        const bool settled = proof.disproven || bound < 1;
         /* The iterations done stand; the search resumes after them. */
         t->completed_depth = done;
         t->start_depth = done + 1;
