@@ -507,12 +507,14 @@ static void solve_print_summary(const SolveRun *run)
 {
     SolveSummary sum;
     solve_summarize(run->outcomes, run->count, &sum);
-    char median[32] = "-", total_time[32];
+    char median[32] = "-", p90[32] = "-", total_time[32];
     if (sum.median_ms >= 0)
         solve_format_seconds(sum.median_ms, median, sizeof median);
+    if (sum.p90_ms >= 0)
+        solve_format_seconds(sum.p90_ms, p90, sizeof p90);
     solve_format_seconds(sum.time_ms, total_time, sizeof total_time);
-    printf("\nsolved %d/%d, within 1 s: %d, median time-to-solve %s, total time %s, nodes %llu\n", sum.solved,
-           sum.total, sum.within_1s, median, total_time, (unsigned long long)sum.nodes);
+    printf("\nsolved %d/%d, within 1 s: %d, median time-to-solve %s, p90 %s, total time %s, nodes %llu\n", sum.solved,
+           sum.total, sum.within_1s, median, p90, total_time, (unsigned long long)sum.nodes);
     if (sum.unscored > 0)
         printf("%d puzzle(s) without mate/bm were analysed only\n", sum.unscored);
     if (sum.solved < sum.total) {

@@ -87,6 +87,7 @@ typedef struct SolveSummary {
     int within_1s;            /* solved with a solve time <= 1000 ms */
     int unscored;             /* puzzles without a target (analysed only) */
     int64_t median_ms;        /* median solve time of the solved ones; -1 when none */
+    int64_t p90_ms;           /* 90th percentile (nearest rank) of the same; -1 when none */
     int64_t time_ms;          /* summed search time */
     uint64_t nodes;
 } SolveSummary;

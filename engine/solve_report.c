@@ -142,6 +142,7 @@ void solve_summarize(const SolveOutcome *o, int n, SolveSummary *s)
 {
     memset(s, 0, sizeof *s);
     s->median_ms = -1;
+    s->p90_ms = -1;
     int64_t *times = malloc(sizeof *times * (size_t)(n > 0 ? n : 1));
     for (int i = 0; i < n; i++) {
         s->time_ms += o[i].time_ms;
@@ -163,6 +164,8 @@ void solve_summarize(const SolveOutcome *o, int n, SolveSummary *s)
         qsort(times, (size_t)s->solved, sizeof *times, compare_i64);
         int h = s->solved / 2;
         s->median_ms = s->solved % 2 ? times[h] : (times[h - 1] + times[h]) / 2;
+        /* Nearest rank: the smallest time that 90% of the solved reach. */
+        s->p90_ms = times[(9 * s->solved + 9) / 10 - 1];
     }
     free(times);
 }
@@ -265,6 +268,8 @@ bool solve_write_json(FILE *f, const SolveSettings *s, const SolvePuzzle *p, con
             " \"solved_within_1s\": %d, \"median_solve_ms\": ",
             sum.total, sum.solved, sum.total - sum.solved, sum.unscored, skipped_count, sum.within_1s);
     json_ms_or_null(f, sum.median_ms);
+    fputs(", \"p90_solve_ms\": ", f);
+    json_ms_or_null(f, sum.p90_ms);
     fprintf(f, ", \"time_ms\": %lld, \"nodes\": %llu}\n}\n", (long long)sum.time_ms, (unsigned long long)sum.nodes);
     return !ferror(f);
 }

@@ -1,4 +1,4 @@
-/* mate.c — the mate prover behind "go mate N": depth-first proof-number
+/* mate.c — the mate prover behind "go mate N" and analysis: depth-first proof-number
  * search (df-pn) over a narrow attacking tree, with its own proof table.
  *
  * Move rules. The attacker (the side to move at the root) tries checking
@@ -8,7 +8,11 @@
  * hard. The defender tries every legal reply. A side without a legal move is
  * mated (stalemate loses too). A repetition of a position of
  * the current path, or the natural limit, counts as an escape for the
- * defender, so a proof is never a line the defender could leave by repeating.
+ * defender, so a proof is never a line the defender could leave by repeating
+ * (nor one the attacker holds by perpetual check) -- except a repetition
+ * in which the defender checked or chased perpetually: the Asian rules
+ * forbid that move, so it is left out, and a proof that relied on it is
+ * replayed on the real paths before it counts (pn_verify).
  * Lines are bounded to 2N-1 plies; a proof is then tightened (re-proved with
  * a shorter bound) while the budget lasts, so the length reported is the
  * shortest the prover could certify. Only proofs are ever reported, and a
@@ -72,8 +76,11 @@ typedef struct PnProver {
     uint64_t max_nodes;   /* 0: none */
     uint64_t run_limit;   /* node cap of the current run, 0: none */
     bool timed;
+    bool wall;            /* the budget holds while pondering too (a turn of analysis) */
     int64_t budget_ms;
     bool stopped;         /* the whole prover must stop */
+    bool forbade;         /* a defender move was ruled out as a perpetual check or chase: the table's
+                           * proofs may then depend on the path (see pn_verify) */
     bool run_stopped;     /* this run hit its own cap */
 } PnProver;
 
@@ -98,7 +105,7 @@ static bool pn_tick(PnProver *p)
     if (p->run_limit && p->nodes >= p->run_limit)
         p->run_stopped = true;
     if ((p->nodes & (MATE_CHECK_NODES - 1)) == 0) {
-        if (p->timed && !atomic_load_explicit(&p->s->pondering, memory_order_relaxed)) {
+        if (p->timed && (p->wall || !atomic_load_explicit(&p->s->pondering, memory_order_relaxed))) {
             int64_t elapsed = tm_now_ms() - atomic_load_explicit(&p->s->clock_start_ms, memory_order_relaxed);
             if (elapsed >= p->budget_ms)
                 p->stopped = true;
@@ -203,6 +210,27 @@ static bool pn_escaped_by_rule(PnProver *p)
     return r60 >= BOARD_RULE60_PLIES;
 }
 
+/* What the rules make of the defender's move just made. */
+typedef enum PnRule {
+    PN_RULE_NONE = 0,  /* nothing: the attack goes on */
+    PN_RULE_ESCAPE,    /* a draw (repetition without fault, the natural limit) or the attacker at fault */
+    PN_RULE_FORBIDDEN  /* the defender checked or chased perpetually: under the Asian rules he must
+                        * play another move (a GUI sends it as a banmove), so this one is no escape */
+} PnRule;
+
+static PnRule pn_defender_rule(PnProver *p)
+{
+    Board *b = p->b;
+    int r60 = board_rule60(b);
+    if (r60 >= BOARD_RULE60_PLIES)
+        return PN_RULE_ESCAPE;
+    if (r60 < 4)
+        return PN_RULE_NONE;
+    RepVerdict v = board_repetition(b, p->root_ply, 2);
+    /* The attacker is to move: REP_WIN means the defender was at fault. */
+    return v == REP_NONE ? PN_RULE_NONE : v == REP_WIN ? PN_RULE_FORBIDDEN : PN_RULE_ESCAPE;
+}
+
 /* Current numbers of a child (from the table, else its starting values). */
 static void pn_child(const PnProver *p, const PnChild *c, uint32_t *pn, uint32_t *dn, int *len)
 {
@@ -239,6 +267,7 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
     /* An attacker in check may answer with any evasion at no quiet cost:
      * the evasion is forced, and the defender spent a move to force it. */
     const bool evading = attacker && board_in_check(b);
+    Move forbidden = MOVE_NONE; /* a defender move ruled out by the repetition rules */
     int n = 0;
     for (int i = 0; i < list.count; i++) {
         Move m = list.moves[i];
@@ -306,11 +335,16 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
         } else {
             if (rule_possible) {
                 board_make(b, m);
-                bool escaped = pn_escaped_by_rule(p);
+                PnRule rule = pn_defender_rule(p);
                 board_unmake(b);
-                if (escaped) {
+                if (rule == PN_RULE_ESCAPE) {
                     *mate = m;
                     return -2;
+                }
+                if (rule == PN_RULE_FORBIDDEN) {
+                    p->forbade = true;
+                    forbidden = m;
+                    continue;
                 }
             }
             PnChild *c = &kids[n++];
@@ -322,6 +356,12 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
             c->pn0 = 1;
             c->dn0 = 1;
         }
+    }
+    /* A defender left with forbidden moves only is not mated on the board:
+     * a proof must end where he has no legal move, so he escapes here. */
+    if (!attacker && n == 0 && forbidden != MOVE_NONE) {
+        *mate = forbidden;
+        return -2;
     }
     return n;
 }
@@ -541,6 +581,61 @@ static int pn_main_line(PnProver *p, int d, int q, int len, Move *pv, int max)
     return n;
 }
 
+/* ------------------------------------------------------------- verification */
+
+/* Replays a proof on the real paths (d plies left, quiet budget q), without
+ * trusting the table's numbers: the attacker plays the table's proving move,
+ * and every defender reply is followed, the repetition rules judged on the
+ * path actually played. Needed once a defender move was forbidden
+ * (p->forbade): the table keys a position without its path, so a proof that
+ * relied on a perpetual-check ban could be reused where the ban does not
+ * apply. Returns false when the proof does not hold or *budget runs out. */
+static bool pn_verify(PnProver *p, int d, int q, uint64_t *budget)
+{
+    Board *b = p->b;
+    if (d <= 0 || *budget == 0 || p->stopped)
+        return false;
+    (*budget)--;
+    if (b->side == p->attacker) {
+        const PnEntry *e = pn_probe(p, pn_key(p, d, q));
+        if (!e || e->pn != 0 || e->move == MOVE_NONE || !board_is_legal(b, e->move))
+            return false;
+        const Move m = e->move;
+        const int cq = board_gives_check(b, m) || board_in_check(b) ? q : q - 1;
+        if (cq < 0)
+            return false;
+        board_make(b, m);
+        bool ok = !board_has_legal_move(b) || (!pn_escaped_by_rule(p) && pn_verify(p, d - 1, cq, budget));
+        board_unmake(b);
+        return ok;
+    }
+    MoveList list;
+    board_generate(b, GEN_ALL, &list);
+    if (list.count == 0)
+        return true;
+    int followed = 0;
+    for (int i = 0; i < list.count; i++) {
+        board_make(b, list.moves[i]);
+        PnRule rule = pn_defender_rule(p);
+        bool ok = rule == PN_RULE_FORBIDDEN || (rule == PN_RULE_NONE && pn_verify(p, d - 1, q, budget));
+        board_unmake(b);
+        if (!ok)
+            return false;
+        followed += rule == PN_RULE_NONE;
+    }
+    return followed > 0;
+}
+
+/* Whether the proof of the root (bound d, quiet budget q) stands: always,
+ * unless a defender move was forbidden somewhere (see pn_verify). */
+static bool pn_proof_holds(PnProver *p, int d, int q)
+{
+    if (!p->forbade)
+        return true;
+    uint64_t budget = MATE_VERIFY_MIN_NODES + p->nodes;
+    return pn_verify(p, d, q, &budget);
+}
+
 /* ------------------------------------------------------------- driver */
 
 /* Hands a proof with its line to the caller's on_proof, if any. */
@@ -590,6 +685,11 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
     p.max_nodes = max_nodes;
     p.timed = s->tm.timed && !s->limits.infinite;
     p.budget_ms = s->tm.hard_ms * share_percent / 100;
+    if (t->prover_end_ms > 0) {
+        /* A turn of analysis: its own end, whatever the clock says. */
+        p.timed = p.wall = true;
+        p.budget_ms = t->prover_end_ms;
+    }
     if (!p.timed && p.max_nodes == 0)
         p.max_nodes = MATE_PROVER_MAX_NODES;
     /* A node limit is shared like the clock: the prover's nodes count
@@ -618,9 +718,12 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
         q = MATE_MAX_QUIET;
         r = pn_run(&p, d, q, &len);
     }
+    out->disproven = r == 0 && q == MATE_MAX_QUIET;
 
     /* Step 3. Tighten: re-prove with a shorter bound while that succeeds
      * and the tightening budget lasts; keep the line of the last proof. */
+    if (r == 1 && !pn_proof_holds(&p, d, q))
+        r = -1;
     if (r == 1 && len > 0) {
         out->proven = true;
         out->moves = (len + 1) / 2;
@@ -630,10 +733,16 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
         pn_report(&p, t, on_proof, out);
         uint64_t spent = p.nodes;
         p.run_limit = spent + MATE_TIGHTEN_MIN_NODES + spent / MATE_TIGHTEN_DIV;
+        /* In analysis the bound is MATE_ANALYSIS_MOVES, not the length the
+         * user asked for, so the first proof is often long: tightening gets
+         * the rest of the prover's budget (mate.epd through go infinite:
+         * sqyq-358 and sqyq-037 were shown as mates in 20, not 16 and 18). */
+        if (s->limits.mate == 0)
+            p.run_limit = 0;
         while (len > 1 && !p.stopped && !p.run_stopped) {
             int shorter = 0;
             d = len - 2;
-            if (pn_run(&p, d, q, &shorter) != 1 || shorter <= 0 || shorter >= len)
+            if (pn_run(&p, d, q, &shorter) != 1 || shorter <= 0 || shorter >= len || !pn_proof_holds(&p, d, q))
                 break;
             len = shorter;
             Move pv[MAX_PLY];

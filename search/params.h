@@ -159,6 +159,33 @@ enum { MATE_SOLVED_WORK_BITS = 20 };
  * MATE_TIGHTEN_MIN_NODES plus 1/MATE_TIGHTEN_DIV of the nodes of the proof. */
 enum { MATE_TIGHTEN_MIN_NODES = 20000 };
 enum { MATE_TIGHTEN_DIV = 8 };
+/* Analysis (a search without "go mate N": go infinite, go ponder, clocked
+ * searches) runs the prover beside the search, bounded to mates of at most
+ * MATE_ANALYSIS_MOVES moves; tightening then reports shorter ones. */
+enum { MATE_ANALYSIS_MOVES = 20 };
+/* With helper threads, helper 1 runs the prover instead of the Lazy SMP
+ * search: for the whole node budget in analysis, for this share of the hard
+ * limit in a clocked search; then it joins the Lazy SMP search. */
+enum { MATE_HELPER_TIMED_PERCENT = 30 };
+/* ...and only when the side to move has a check and the opposing general
+ * has at most this many free palace points next to it. */
+enum { MATE_KING_FREE_MAX = 0 };
+/* With one thread, analysis (go infinite) alternates the search and the
+ * prover when the position is forcing (a check at hand, the opposing
+ * general with at most MATE_KING_FREE_MAX free points, more than
+ * MATE_SPARSE_PIECES pieces): the search until MATE_SLICE_FIRST_MS, the
+ * prover until MATE_SLICE_PROVER_FACTOR times the time passed, the search
+ * until MATE_SLICE_SEARCH_PERCENT of the time passed, and so on. Without
+ * the general's test, normal middlegames (generals guarded by advisors)
+ * lost 5 plies of analysis at 5 s to the prover's turns; the prover's table starts afresh at each turn, so
+ * the turns grow geometrically. It stops once the prover has proven or
+ * disproven a mate within its bound. */
+enum { MATE_SLICE_FIRST_MS = 250, MATE_SLICE_PROVER_FACTOR = 4 };
+enum { MATE_SLICE_SEARCH_PERCENT = 150 };
+/* Once the prover has forbidden a defender's perpetual check or chase, a
+ * proof is replayed on real paths before it counts (mate.c, pn_verify),
+ * within MATE_VERIFY_MIN_NODES plus the prover's node count. */
+enum { MATE_VERIFY_MIN_NODES = 100000 };
 /* The prover reads the clock every this many nodes (a power of two); node
  * caps and the stop flag are checked at every node. */
 enum { MATE_CHECK_NODES = 4096 };

@@ -13,6 +13,7 @@
 enum { NODE_VERIFY = 1 }; /* inside a null-move verification search: no null moves */
 
 static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply, int flags);
+static bool adopt_helper_proof(SearchThread *t, bool report);
 
 /* ------------------------------------------------------------- helpers */
 
@@ -84,6 +85,9 @@ static bool node_enter(SearchThread *t, int ply)
             int64_t elapsed = tm_now_ms() - atomic_load_explicit(&s->clock_start_ms, memory_order_relaxed);
             if (elapsed >= s->tm.hard_ms)
                 stop = true;
+            /* A proven mate (prover helper) needs no more thought in a game. */
+            if (!s->limits.infinite && atomic_load_explicit(&s->helper_proof_moves, memory_order_relaxed) > 0)
+                stop = true;
         }
         if (stop) {
             atomic_store(&s->stop, true);
@@ -100,14 +104,16 @@ static bool node_enter(SearchThread *t, int ply)
  * occurrences), the natural limit (unless the side to move has no legal
  * move: that is a loss), or bare material. These scores are never stored. */
 /* A forced win by the repetition rules normally scores in its own band below
- * mates, so a GUI never shows it as "mate". In a mate search (go mate N,
- * chariot solve) it scores like a mate at that ply instead: that is how the
- * mate puzzles were verified (Fairy-Stockfish scores a perpetual-check loss
- * as being mated), and a defender that can only choose between being mated
- * and losing by the rules has no escape either way. */
+ * mates, so a game's score never shows it as "mate". In a mate search (go
+ * mate N, chariot solve) and in analysis (go infinite) it scores like a mate
+ * at that ply instead: that is how the mate puzzles were verified
+ * (Fairy-Stockfish scores a perpetual-check loss as being mated), and a
+ * defender that can only choose between being mated and losing by the rules
+ * has no escape either way: under the Asian rules his perpetual check or
+ * chase is forbidden, so he must play on into the mate. */
 static int rule_win_score(const SearchThread *t)
 {
-    return t->s->limits.mate > 0 ? SCORE_MATE : SCORE_RULE_WIN;
+    return t->s->limits.mate > 0 || t->s->limits.infinite ? SCORE_MATE : SCORE_RULE_WIN;
 }
 
 static bool rule_verdict(SearchThread *t, int ply, int *score)
@@ -718,6 +724,58 @@ static void fill_info(SearchThread *t, const RootMove *rm, int line, int depth, 
     memcpy(info->pv, rm->pv, (size_t)rm->pv_len * sizeof(Move));
 }
 
+/* A mate line cut short (the tree search's PV stops at TT cutoffs) is
+ * completed from the TT's moves, so that a GUI, or a checker, can replay it
+ * to the mate. Kept only when the completed line is legal and ends with the
+ * loser having no legal move; otherwise the short line stands. Output only:
+ * the search itself is untouched. */
+static void complete_mate_pv(SearchThread *t, SearchInfo *info)
+{
+    const int plies = SCORE_MATE - info->score;
+    if (info->score < SCORE_MATE_MIN || info->pv_len >= plies || plies > MAX_PLY || info->pv_len == 0)
+        return;
+    Board *b = &t->board;
+    Move line[MAX_PLY];
+    int n = 0;
+    bool ok = true;
+    for (; n < info->pv_len && ok; n++) {
+        ok = board_is_legal(b, info->pv[n]);
+        if (ok) {
+            line[n] = info->pv[n];
+            board_make(b, info->pv[n]);
+        }
+    }
+    int made = ok ? n : n - 1;
+    while (ok && made < plies) {
+        TTEntry te;
+        Move m = MOVE_NONE;
+        if (tt_probe(&t->s->tt, b->key, made, &te) && te.move != MOVE_NONE && board_is_legal(b, te.move))
+            m = te.move;
+        if (m == MOVE_NONE && made == plies - 1) {
+            /* The mating move itself is seldom stored: find it. */
+            MoveList list;
+            board_generate(b, GEN_ALL, &list);
+            for (int i = 0; i < list.count && m == MOVE_NONE; i++) {
+                board_make(b, list.moves[i]);
+                if (!board_has_legal_move(b))
+                    m = list.moves[i];
+                board_unmake(b);
+            }
+        }
+        if (m == MOVE_NONE)
+            break;
+        line[made++] = m;
+        board_make(b, m);
+    }
+    const bool mates = ok && made == plies && !board_has_legal_move(b);
+    for (int i = 0; i < made; i++)
+        board_unmake(b);
+    if (mates) {
+        memcpy(info->pv, line, (size_t)plies * sizeof(Move));
+        info->pv_len = plies;
+    }
+}
+
 static void report_line(SearchThread *t, int line_idx, int depth, ScoreBound bound)
 {
     Searcher *s = t->s;
@@ -725,7 +783,11 @@ static void report_line(SearchThread *t, int line_idx, int depth, ScoreBound bou
         return;
     SearchInfo info;
     fill_info(t, &t->roots[line_idx], line_idx + 1, depth, bound, &info);
+    complete_mate_pv(t, &info);
+    /* The prover helper reports too (on_helper_proof). */
+    pthread_mutex_lock(&s->report_lock);
     s->cb.on_info(s->cb.ctx, &info);
+    pthread_mutex_unlock(&s->report_lock);
 }
 
 /* Iterative deepening of one thread. The main thread (id 0) reports and
@@ -801,12 +863,15 @@ static void iterate(SearchThread *t)
             continue;
         }
 
-        for (int i = 0; i < multipv; i++)
-            report_line(t, i, depth, BOUND_EXACT);
         /* The root is not stored by the tree search; keep it for probe and
          * for the next search's first move. */
         tt_store(&s->tt, t->board.key, 0, t->roots[0].move, t->roots[0].score, EVAL_NONE, depth, TT_BOUND_EXACT,
                  false);
+        /* Analysis: the prover helper's proof is the best line while the
+         * search has no mate as short (reported just below). */
+        const bool proven = adopt_helper_proof(t, false);
+        for (int i = 0; i < multipv; i++)
+            report_line(t, i, depth, BOUND_EXACT);
 
         /* When to stop deepening. */
         int score = t->roots[0].score;
@@ -818,6 +883,8 @@ static void iterate(SearchThread *t)
             if (plies <= 2 * s->limits.mate - 1 && depth >= plies)
                 break;
         }
+        if (proven && !pondering && s->tm.timed && !s->limits.infinite)
+            break;
         if (!pondering && s->limits.use_clock) {
             if (t->root_count == 1)
                 break;
@@ -838,9 +905,16 @@ static void iterate(SearchThread *t)
 
 /* ------------------------------------------------------------- driver */
 
+static bool analysis_prover_wanted(const Searcher *s);
+static void prover_helper(SearchThread *t);
+
 static void *helper_entry(void *arg)
 {
-    iterate((SearchThread *)arg);
+    SearchThread *t = arg;
+    /* Analysis: helper 1 proves mates first (see prover_helper). */
+    if (t->id == 1 && analysis_prover_wanted(t->s))
+        prover_helper(t);
+    iterate(t);
     publish_nodes((SearchThread *)arg);
     return NULL;
 }
@@ -938,6 +1012,7 @@ static void thread_reset(SearchThread *t, const Searcher *s, const RootMove *roo
     t->pv_idx = 0;
     t->stopped = false;
     t->phase_end_ms = 0;
+    t->prover_end_ms = 0;
     t->phase_nodes = 0;
     t->start_depth = 0;
     memset(&t->stats, 0, sizeof t->stats);
@@ -969,6 +1044,7 @@ void search_prepare(Searcher *s, const Board *b, const SearchLimits *l, const Se
         memset(&s->cb, 0, sizeof s->cb);
     atomic_store(&s->stop, false);
     atomic_store(&s->helper_mate, false);
+    atomic_store(&s->helper_proof_moves, 0);
     atomic_store(&s->pondering, l->ponder);
     s->search_start_ms = tm_now_ms();
     atomic_store(&s->clock_start_ms, s->search_start_ms);
@@ -991,7 +1067,7 @@ void search_prepare(Searcher *s, const Board *b, const SearchLimits *l, const Se
  * already holds a mate as short (from the normal search before the prover,
  * or an earlier proof). Returns false if the proof's first move is not a
  * root move. */
-static bool install_proof(SearchThread *t, const MateProof *proof)
+static bool install_proof(SearchThread *t, const MateProof *proof, bool report)
 {
     if (proof->pv_len == 0)
         return false;
@@ -1012,9 +1088,11 @@ static bool install_proof(SearchThread *t, const MateProof *proof)
     rm.pv_len = proof->pv_len;
     memcpy(rm.pv, proof->pv, (size_t)proof->pv_len * sizeof(Move));
     t->roots[0] = rm;
-    t->completed_depth = plies;
-    t->seldepth = plies;
-    report_line(t, 0, plies, BOUND_EXACT);
+    if (report) {
+        t->completed_depth = plies;
+        t->seldepth = plies;
+        report_line(t, 0, plies, BOUND_EXACT);
+    }
     return true;
 }
 
@@ -1026,8 +1104,17 @@ static void on_mate_proof(SearchThread *t, const MateProof *proof)
     uint64_t before = t->nodes;
     t->nodes += proof->nodes;
     publish_nodes(t);
-    install_proof(t, proof);
+    install_proof(t, proof, true);
     t->nodes = before;
+}
+
+/* Pieces besides the two generals. */
+static int piece_count(const Board *b)
+{
+    int pieces = -2;
+    for (int pc = 0; pc < PIECE_NB; pc++)
+        pieces += b->count[pc];
+    return pieces;
 }
 
 /* The mate prover's turn in a "go mate N" search (see mate_search). Each
@@ -1035,15 +1122,13 @@ static void on_mate_proof(SearchThread *t, const MateProof *proof)
 static bool mate_step(SearchThread *t)
 {
     /* Pieces besides the generals decide the prover's share. */
-    int pieces = -2;
-    for (int pc = 0; pc < PIECE_NB; pc++)
-        pieces += t->board.count[pc];
-    const int share = pieces <= MATE_SPARSE_PIECES ? MATE_SPARSE_PROVER_PERCENT : MATE_PROVER_TIME_PERCENT;
+    const bool sparse = piece_count(&t->board) <= MATE_SPARSE_PIECES;
+    const int share = sparse ? MATE_SPARSE_PROVER_PERCENT : MATE_PROVER_TIME_PERCENT;
     MateProof proof;
     bool proven = mate_prove(t, t->s->limits.mate, 0, share, on_mate_proof, &proof);
     t->nodes += proof.nodes;
     publish_nodes(t);
-    return proven && install_proof(t, &proof);
+    return proven && install_proof(t, &proof, true);
 }
 
 /* A "go mate N" search on the main thread, in three phases:
@@ -1087,6 +1172,165 @@ static void mate_search(SearchThread *t)
     iterate(t);
 }
 
+/* ------------------------------------------------- the prover in analysis */
+
+/* Whether the prover runs beside a search without "go mate N": GUI analysis
+ * (infinite), pondering and clocked searches. Never beside depth or node
+ * limits (bench and the reproducible tests stay as they are) nor multi-PV,
+ * whose lines a proof would reorder. */
+static bool analysis_prover_wanted(const Searcher *s)
+{
+    const SearchLimits *l = &s->limits;
+    if (l->mate > 0 || l->depth > 0 || l->nodes > 0 || s->opt.multipv > 1)
+        return false;
+    return l->infinite || l->ponder || s->tm.timed;
+}
+
+/* The prover helper's report of each proof (MateProofFn): kept for the main
+ * thread, which alone owns the result, and shown at once, since the main
+ * thread reports only at the end of an iteration. */
+static void on_helper_proof(SearchThread *t, const MateProof *proof)
+{
+    Searcher *s = t->s;
+    pthread_mutex_lock(&s->report_lock);
+    int held = atomic_load(&s->helper_proof_moves);
+    if (held == 0 || proof->moves < held) {
+        s->helper_proof = *proof;
+        atomic_store(&s->helper_proof_moves, proof->moves);
+        if (s->cb.on_info) {
+            const int plies = 2 * proof->moves - 1;
+            int64_t elapsed = tm_now_ms() - s->search_start_ms;
+            SearchInfo info;
+            memset(&info, 0, sizeof info);
+            info.depth = info.seldepth = plies;
+            info.multipv = 1;
+            info.score = SCORE_MATE - plies;
+            info.bound = BOUND_EXACT;
+            info.nodes = total_nodes(s) + proof->nodes;
+            info.time_ms = elapsed;
+            info.nps = info.nodes * 1000 / (uint64_t)(elapsed > 0 ? elapsed : 1);
+            info.hashfull = tt_hashfull(&s->tt);
+            info.pv_len = proof->pv_len;
+            memcpy(info.pv, proof->pv, (size_t)proof->pv_len * sizeof(Move));
+            s->cb.on_info(s->cb.ctx, &info);
+        }
+    }
+    pthread_mutex_unlock(&s->report_lock);
+}
+
+/* Main thread: puts the prover helper's proof at the head of the root list
+ * unless the search holds a mate as short. Returns true when the best line
+ * is then a proven mate. */
+static bool adopt_helper_proof(SearchThread *t, bool report)
+{
+    Searcher *s = t->s;
+    if (t->id != 0 || atomic_load(&s->helper_proof_moves) == 0)
+        return false;
+    MateProof proof;
+    pthread_mutex_lock(&s->report_lock);
+    proof = s->helper_proof;
+    pthread_mutex_unlock(&s->report_lock);
+    return install_proof(t, &proof, report);
+}
+
+/* The side to move has a checking move: without one the prover's first
+ * pass is empty and a mate is unlikely to be near. */
+static bool root_has_check(SearchThread *t)
+{
+    for (int i = 0; i < t->root_count; i++)
+        if (board_gives_check(&t->board, t->roots[i].move))
+            return true;
+    return false;
+}
+
+/* The opponent's general is short of squares: at most MATE_KING_FREE_MAX
+ * of the palace points next to it are neither held by its own pieces nor
+ * attacked by the side to move (as the board stands). */
+static bool king_boxed(const Board *b)
+{
+    static const int steps[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
+    const int them = b->side ^ 1;
+    const int k = board_king_sq(b, them);
+    int free_squares = 0;
+    for (int i = 0; i < 4; i++) {
+        int f = sq_file(k) + steps[i][0], r = sq_rank(k) + steps[i][1];
+        bool palace = f >= 3 && f <= 5 && (them == RED ? r <= 2 : r >= 7) && r >= 0 && r <= 9;
+        if (!palace)
+            continue;
+        int sq = sq_make(f, r);
+        if (b->sq[sq] != PIECE_NONE && piece_color(b->sq[sq]) == them)
+            continue;
+        free_squares += !board_is_attacked(b, sq, b->side);
+    }
+    return free_squares <= MATE_KING_FREE_MAX;
+}
+
+/* Helper 1 in analysis: the mate prover instead of the Lazy SMP search, then
+ * the search like the other helpers. In a clocked game it runs only when the
+ * position looks forcing (a check at hand, the opposing general boxed in),
+ * and stops at MATE_HELPER_TIMED_PERCENT of the hard limit, so that the
+ * helper mostly deepens the shared TT as before. */
+static void prover_helper(SearchThread *t)
+{
+    Searcher *s = t->s;
+    const bool timed = s->tm.timed && !s->limits.infinite;
+    if (timed && !(root_has_check(t) && king_boxed(&t->board)))
+        return;
+    MateProof proof;
+    mate_prove(t, MATE_ANALYSIS_MOVES, 0, timed ? MATE_HELPER_TIMED_PERCENT : 100, on_helper_proof, &proof);
+    t->nodes += proof.nodes;
+    publish_nodes(t);
+}
+
+/* One-thread analysis (go infinite): the search and the prover take turns
+ * that grow geometrically (MATE_SLICE_*), each proof reported as it stands;
+ * after a proof of N moves the next turns look for a mate in N-1, until
+ * the prover disproves its bound; then the search alone. Pondering with one
+ * thread does not get turns: a ponderhit makes it a game search, whose
+ * clock a prover turn or a broken-off iteration would spend. */
+static void analysis_search(SearchThread *t)
+{
+    Searcher *s = t->s;
+    /* Only forcing positions get turns. Sparse endings do not: their long
+     * quiet mates are the search's (mate.epd: ttxq-cg174, found by the
+     * search alone at 4 s, was lost to the prover's turns). */
+    if (piece_count(&t->board) <= MATE_SPARSE_PIECES || !root_has_check(t) || !king_boxed(&t->board)) {
+        iterate(t);
+        return;
+    }
+    int64_t search_end = MATE_SLICE_FIRST_MS;
+    int bound = MATE_ANALYSIS_MOVES;
+    for (;;) {
+        t->phase_end_ms = search_end;
+        iterate(t);
+        t->phase_end_ms = 0;
+        /* Finished (the depth limit), or told to stop. */
+        if (!t->stopped || atomic_load(&s->stop))
+            return;
+        t->stopped = false;
+        const int done = t->completed_depth;
+        int64_t elapsed = tm_now_ms() - atomic_load(&s->clock_start_ms);
+        t->prover_end_ms = (elapsed > 1 ? elapsed : 1) * MATE_SLICE_PROVER_FACTOR;
+        MateProof proof;
+        mate_prove(t, bound, 0, 100, on_mate_proof, &proof);
+        t->prover_end_ms = 0;
+        t->nodes += proof.nodes;
+        publish_nodes(t);
+        if (atomic_load(&s->stop))
+            return;
+        if (proof.proven)
+            bound = proof.moves - 1;
+        const bool settled = proof.disproven || bound < 1;
+        /* The iterations done stand; the search resumes after them. */
+        t->completed_depth = done;
+        t->start_depth = done + 1;
+        if (settled)
+            break;
+        search_end = (tm_now_ms() - atomic_load(&s->clock_start_ms)) * MATE_SLICE_SEARCH_PERCENT / 100;
+    }
+    iterate(t);
+}
+
 SearchResult search_execute(Searcher *s)
 {
     SearchThread *main_t = s->threads[0];
@@ -1111,6 +1355,8 @@ SearchResult search_execute(Searcher *s)
         /* Mate searches mix the normal search with the mate prover. */
         if (s->limits.mate > 0)
             mate_search(main_t);
+        else if (s->nthreads == 1 && analysis_prover_wanted(s) && s->limits.infinite)
+            analysis_search(main_t);
         else
             iterate(main_t);
         publish_nodes(main_t);
@@ -1122,6 +1368,8 @@ SearchResult search_execute(Searcher *s)
         atomic_store(&s->stop, true);
         for (int i = 1; i < started; i++)
             pthread_join(s->threads[i]->handle, NULL);
+        /* A proof found while the main thread's iteration was under way. */
+        adopt_helper_proof(main_t, true);
     } else {
         while (!atomic_load(&s->stop) && (s->limits.infinite || atomic_load(&s->pondering))) {
             struct timespec ts = {0, 1000000};

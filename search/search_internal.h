@@ -155,6 +155,7 @@ typedef struct SearchThread {
     int pv_idx;                     /* multi-PV line being searched */
     bool stopped;                   /* this thread saw the stop flag, or its phase ended */
     int64_t phase_end_ms;           /* main thread: end of the current phase since the clock start (0: none) */
+    int64_t prover_end_ms;          /* mate prover: its turn ends at this time since the search start (0: none) */
     uint64_t phase_nodes;           /* main thread: node count that ends the current phase (0: none) */
     int start_depth;                /* first iteration of iterate() (0: from the start) */
     SearchStats stats;
@@ -167,6 +168,16 @@ typedef struct SearchThread {
     Move counter[PIECE_NB][SQ_NB];
 } SearchThread;
 
+/* What the df-pn mate prover found (mate.c). */
+typedef struct MateProof {
+    bool proven;
+    bool disproven;          /* no mate within the bound under the prover's move rules */
+    int moves;               /* mate in this many moves (the shortest the prover certified) */
+    int pv_len;
+    Move pv[MAX_PLY];        /* a main line of the proof */
+    uint64_t nodes;
+} MateProof;
+
 struct Searcher {
     SearchOptions opt;
     TT tt;
@@ -177,6 +188,12 @@ struct Searcher {
     /* the search in progress */
     atomic_bool stop;
     atomic_bool helper_mate;        /* mate search: a helper's last iteration found a mate within limits.mate */
+    /* Analysis (no "go mate"): the proof of the prover helper thread, which
+     * the main thread adopts as its best line (see prover_helper). Guarded
+     * by report_lock, which also serialises the threads' on_info calls. */
+    pthread_mutex_t report_lock;
+    atomic_int helper_proof_moves;  /* 0: no proof yet; else helper_proof.moves */
+    MateProof helper_proof;
     atomic_bool pondering;
     atomic_bool running;
     _Atomic int64_t clock_start_ms;
@@ -203,15 +220,6 @@ SearchResult search_execute(struct Searcher *s);
 void search_prepare(struct Searcher *s, const Board *b, const SearchLimits *l, const SearchCallbacks *cb);
 
 /* ----------------------------------------------------------- mate prover */
-
-/* What the df-pn mate prover found (mate.c). */
-typedef struct MateProof {
-    bool proven;
-    int moves;               /* mate in this many moves (the shortest the prover certified) */
-    int pv_len;
-    Move pv[MAX_PLY];        /* a main line of the proof */
-    uint64_t nodes;
-} MateProof;
 
 /* Called by the prover with each proof it certifies: the first one, then
  * every shorter one that tightening finds. The board is at the root. */

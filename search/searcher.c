@@ -119,6 +119,8 @@ Searcher *searcher_new(void)
     atomic_init(&s->running, false);
     atomic_init(&s->clock_start_ms, 0);
     pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->report_lock, NULL);
+    atomic_init(&s->helper_proof_moves, 0);
     pthread_cond_init(&s->done_cond, NULL);
     return s;
 }
@@ -132,6 +134,7 @@ void searcher_free(Searcher *s)
     free_threads(s->threads, s->nthreads);
     tt_free(&s->tt);
     pthread_mutex_destroy(&s->lock);
+    pthread_mutex_destroy(&s->report_lock);
     pthread_cond_destroy(&s->done_cond);
     free(s);
 }

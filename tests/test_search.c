@@ -596,6 +596,86 @@ static void test_options(Searcher *s)
     CHECK(searcher_set_options(s, &o));
 }
 
+/* Analysis proves mates (search_execute, analysis_search, prover_helper).
+ * sqyq-115 of mate.epd, a mate in 20 that the prover finds at once and the
+ * search alone needs seconds for. The limits are generous; nothing here
+ * depends on the machine's speed. */
+typedef struct MateWatch {
+    _Atomic int best_mate;   /* shortest mate score seen (0: none) */
+    _Atomic int bestmoves;
+    SearchResult result;
+} MateWatch;
+
+static void watch_info(void *ctx, const SearchInfo *info)
+{
+    MateWatch *w = ctx;
+    if (info->score >= SCORE_MATE_MIN && info->score > atomic_load(&w->best_mate))
+        atomic_store(&w->best_mate, info->score);
+}
+
+static void watch_best(void *ctx, const SearchResult *r)
+{
+    MateWatch *w = ctx;
+    w->result = *r;
+    atomic_fetch_add(&w->bestmoves, 1);
+}
+
+static bool result_line_mates(const Board *b, const SearchResult *r)
+{
+    static Board scratch;
+    scratch = *b;
+    for (int i = 0; i < r->pv_len; i++) {
+        if (!board_is_legal(&scratch, r->pv[i]))
+            return false;
+        board_make(&scratch, r->pv[i]);
+    }
+    return r->pv_len == SCORE_MATE - r->score && board_count_legal(&scratch) == 0;
+}
+
+static void test_analysis_prover(Searcher *s)
+{
+    static const char *const fen = "4k4/3PaR3/4ba3/2NN5/2p1r1b2/9/9/4C4/1nrpA4/c3KAR2 w - - 0 1";
+    const int mate_score = SCORE_MATE - 39;
+    Board *b = load(fen);
+    SearchCallbacks cb = {.ctx = NULL, .on_info = watch_info, .on_currmove = NULL, .on_bestmove = watch_best};
+
+    /* One thread, go infinite: the prover's turn shows the mate; stop then
+     * answers with the proof's move. */
+    for (int threads = 1; threads <= 2; threads++) {
+        set_opts(s, threads, 1, true);
+        searcher_new_game(s);
+        MateWatch w;
+        memset(&w, 0, sizeof w);
+        cb.ctx = &w;
+        SearchLimits l;
+        search_limits_init(&l);
+        l.infinite = true;
+        searcher_start(s, b, &l, &cb);
+        for (int waited = 0; waited < 200000 && atomic_load(&w.best_mate) < mate_score; waited += 10)
+            sleep_ms(10);
+        searcher_stop(s);
+        searcher_wait(s);
+        CHECK(atomic_load(&w.best_mate) >= mate_score);
+        CHECK_EQ_INT(atomic_load(&w.bestmoves), 1);
+        CHECK(w.result.score >= mate_score);
+        CHECK(result_line_mates(b, &w.result));
+    }
+
+    /* Two threads, a clocked search: the prover helper's proof ends it and
+     * is the answer (the clock is far longer than the proof takes). */
+    MateWatch w;
+    memset(&w, 0, sizeof w);
+    cb.ctx = &w;
+    SearchLimits l;
+    search_limits_init(&l);
+    l.movetime_ms = 200000;
+    searcher_new_game(s);
+    SearchResult r = searcher_run(s, b, &l, &cb);
+    CHECK(r.score >= mate_score);
+    CHECK(result_line_mates(b, &r));
+    set_opts(s, 1, 1, true);
+}
+
 int main(void)
 {
     board_init();
@@ -613,6 +693,7 @@ int main(void)
     test_limits(s);
     test_multipv(s);
     test_background(s);
+    test_analysis_prover(s);
     searcher_free(s);
     TEST_END();
 }

@@ -213,6 +213,7 @@ static void test_file(void)
     CHECK(strstr(r->out, "badfen") == NULL);
     CHECK(strstr(r->out, "solved 2/2, within 1 s: ") != NULL);
     CHECK(strstr(r->out, "median time-to-solve") != NULL);
+    CHECK(strstr(r->out, "p90") != NULL);
     CHECK(strstr(r->out, "3 malformed line(s) skipped") != NULL);
     if (r->rc != 2)
         fprintf(stderr, "stdout:\n%s\nstderr:\n%s\n", r->out, r->err);

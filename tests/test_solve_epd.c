@@ -120,12 +120,15 @@ static void test_summary(void)
     CHECK_EQ_INT(s.within_1s, 2);
     CHECK_EQ_INT(s.unscored, 1);
     CHECK_EQ_INT(s.median_ms, 1000);
+    CHECK_EQ_INT(s.p90_ms, 1500); // nearest rank: the 3rd of 3
     CHECK_EQ_INT(s.time_ms, 500);
     CHECK_EQ_INT(s.nodes, 50);
     solve_summarize(o, 3, &s); // even count: the mean of the middle two
     CHECK_EQ_INT(s.median_ms, 850);
+    CHECK_EQ_INT(s.p90_ms, 1500);
     solve_summarize(o + 1, 1, &s);
     CHECK_EQ_INT(s.median_ms, -1);
+    CHECK_EQ_INT(s.p90_ms, -1);
 }
 
 static void test_format(void)

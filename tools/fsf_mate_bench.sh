@@ -8,6 +8,7 @@
 # definition chariot solve uses); its time-to-solve is the engine's `time` on the first
 # info line with such a score. Upper-bound scores prove nothing and are ignored.
 # Needs fairy-stockfish (Debian package fairy-stockfish); not used by any test.
+# For the GUI way (go infinite, stop) use: chariot mate-bench FILE --engine fairy-stockfish --proto fsf
 set -u
 
 epd=${1:-tests/data/mate.epd}
@@ -88,11 +89,14 @@ done <"$epd"
 send quit
 wait "$fsf_pid" 2>/dev/null
 
-median=-
+median=- p90=-
 if ((${#times[@]} > 0)); then
     median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ t[NR] = $1 }
         END { m = NR % 2 ? t[(NR + 1) / 2] : (t[NR / 2] + t[NR / 2 + 1]) / 2; printf "%.3fs", m / 1000 }')
+    # Nearest rank, as chariot solve computes it.
+    p90=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ t[NR] = $1 }
+        END { r = int((9 * NR + 9) / 10); printf "%.3fs", t[r] / 1000 }')
 fi
 echo
-echo "fairy-stockfish: solved $solved/$total, within 1 s: $within, median time-to-solve $median (movetime $movetime ms, hash $hash MB, 1 thread)"
+echo "fairy-stockfish: solved $solved/$total, within 1 s: $within, median time-to-solve $median, p90 $p90 (movetime $movetime ms, hash $hash MB, 1 thread)"
 ((solved == total))

@@ -24,3 +24,31 @@ add_test(NAME solve_mate_short
                  --threads 1 --hash 16 --quiet)
 
 set_tests_properties(solve_epd solve_mate_short PROPERTIES LABELS solve TIMEOUT 300)
+
+# The mate-bench tests check the output with run_expect, which is not built
+# for Windows (see tests/CMakeLists.txt).
+if(CHARIOT_POSIX_TEST_DRIVERS)
+  # `chariot mate-bench` drives the engine through its pipes like an analysing
+  # GUI (go infinite, then stop once a mate is claimed) and replays every
+  # claimed mate. The limit is generous and only bounds a hang: mates in one
+  # are claimed at once, so the result does not depend on the machine's speed.
+  add_test(NAME mate_bench_short
+           COMMAND ${RUN_EXPECT} 0 --stdout "Solved 6/6" --timeout 280 --
+                   $<TARGET_FILE:chariot> mate-bench ${CHARIOT_DATA_DIR}/mate_short.epd --first 6 --movetime 60000)
+  add_test(NAME mate_bench_bad_input
+           COMMAND ${RUN_EXPECT} 2 --stderr "bad argument" -- $<TARGET_FILE:chariot> mate-bench
+                   ${CHARIOT_DATA_DIR}/mate_short.epd --movetime 0)
+  set_tests_properties(mate_bench_short mate_bench_bad_input PROPERTIES LABELS solve TIMEOUT 300)
+
+  # Analysis proves mates: go infinite on a mate in 20 that the prover finds,
+  # with one thread (the prover takes turns with the search) and with two (a
+  # helper thread proves). The limits only bound a hang.
+  add_test(NAME mate_bench_prover_1thread
+           COMMAND ${RUN_EXPECT} 0 --stdout "Solved 1/1" --stdout "0 with an illegal move, 0 with no mate" --timeout 280 --
+                   $<TARGET_FILE:chariot> mate-bench ${CHARIOT_DATA_DIR}/mate_prover.epd --movetime 240000)
+  add_test(NAME mate_bench_prover_2threads
+           COMMAND ${RUN_EXPECT} 0 --stdout "Solved 1/1" --stdout "0 with an illegal move, 0 with no mate" --timeout 280 --
+                   $<TARGET_FILE:chariot> mate-bench ${CHARIOT_DATA_DIR}/mate_prover.epd --movetime 240000
+                   --option threads=2)
+  set_tests_properties(mate_bench_prover_1thread mate_bench_prover_2threads PROPERTIES LABELS solve TIMEOUT 300)
+endif()
