@@ -710,6 +710,14 @@ static long long match_file_size(const char *path)
     return stat(path, &st) == 0 ? (long long)st.st_size : 0;
 }
 
+/* Whether an output path can carry a journal beside it: a regular file, or
+ * one not created yet. */
+static bool match_journal_base(const char *path)
+{
+    struct stat st;
+    return path[0] && (stat(path, &st) != 0 || S_ISREG(st.st_mode));
+}
+
 /* Reads this run's journal back, books its games, trims the PGN to them and
  * leaves in r->jobs the games still to play. The journal is the source of
  * truth: a game counts as played once its line is there (the PGN is written
@@ -993,10 +1001,15 @@ int cmd_match(int argc, char **argv)
         sum->proto[i] = cfg->players[i].proto;
         match_tc_describe(&cfg->players[i].tc, sum->tc_text[i], sizeof sum->tc_text[i]);
     }
+    /* The journal goes next to a file output; never next to a device or a
+     * pipe (-pgnout /dev/stdout), where a resume would make no sense. */
+    const char *journal_base = match_journal_base(cfg->json) ? cfg->json
+                               : match_journal_base(cfg->pgnout) ? cfg->pgnout
+                                                                 : NULL;
     if (cfg->journal[0])
         snprintf(r->journal_path, sizeof r->journal_path, "%s", cfg->journal);
-    else if (cfg->json[0] || cfg->pgnout[0])
-        snprintf(r->journal_path, sizeof r->journal_path, "%s.journal", cfg->json[0] ? cfg->json : cfg->pgnout);
+    else if (journal_base)
+        snprintf(r->journal_path, sizeof r->journal_path, "%s.journal", journal_base);
     if (!match_resume(r))
         goto out;
     if (cfg->pgnout[0] && !(r->pgn = fopen(cfg->pgnout, "a"))) {
