@@ -7,17 +7,16 @@
  * an info line claims a mate in at most N moves (UCCI `score 9991` in the
  * ElephantEye convention, or `score mate N`) and its PV is not refuted by
  * the replay; the engine is then stopped at once, as a user would. */
-#define _POSIX_C_SOURCE 200809L /* getline, readlink */
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "client.h"
 #include "commands.h"
+#include "os.h"
 #include "solve.h"
 
 enum {
@@ -292,11 +291,7 @@ int cmd_mate_bench(int argc, char **argv)
     if (engine_cmd) {
         eargv = client_split_command(engine_cmd);
     } else {
-        ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-        if (n <= 0)
-            snprintf(self, sizeof self, "chariot");
-        else
-            self[n] = '\0';
+        os_self_path(self, sizeof self);
         eargv = calloc(2, sizeof *eargv);
         if (eargv)
             eargv[0] = strdup(self);
@@ -321,7 +316,7 @@ int cmd_mate_bench(int argc, char **argv)
     size_t cap = 0;
     int lineno = 0;
     printf("%-24s %-8s %-20s %9s  %s\n", "id", "expected", "found", "solved at", "result");
-    while (getline(&line, &cap, f) >= 0) {
+    while (solve_read_line(f, &line, &cap)) {
         lineno++;
         SolvePuzzle pz;
         char err[160];

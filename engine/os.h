@@ -31,6 +31,9 @@ FILE *os_temp_file(void);
  * Windows' text mode ends input at a Ctrl-Z byte, which a GUI (or garbage)
  * may send inside a line. CR LF line ends are stripped by the protocol. */
 void os_binary_stdin(void);
+/* The full path of the running program, so it can start copies of itself
+ * as an engine; "chariot" when the system cannot tell. */
+void os_self_path(char *out, size_t outlen);
 /* Whether f is a terminal (colours and progress lines only there). */
 bool os_is_terminal(FILE *f);
 

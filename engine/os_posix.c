@@ -16,6 +16,17 @@ void os_hostname(char *out, size_t outlen)
     out[outlen - 1] = '\0';
 }
 
+void os_self_path(char *out, size_t outlen)
+{
+    if (outlen == 0)
+        return;
+    ssize_t n = readlink("/proc/self/exe", out, outlen - 1);
+    if (n <= 0)
+        snprintf(out, outlen, "chariot");
+    else
+        out[n] = '\0';
+}
+
 double os_cpu_self(void)
 {
     struct rusage ru;

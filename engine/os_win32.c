@@ -18,6 +18,15 @@ void os_hostname(char *out, size_t outlen)
     out[outlen - 1] = '\0';
 }
 
+void os_self_path(char *out, size_t outlen)
+{
+    if (outlen == 0)
+        return;
+    DWORD n = GetModuleFileNameA(NULL, out, (DWORD)outlen);
+    if (n == 0 || n >= outlen)
+        snprintf(out, outlen, "chariot.exe");
+}
+
 double os_cpu_self(void)
 {
     FILETIME created, exited, kernel, user;

@@ -393,9 +393,7 @@ static int solve_one(const SolveArgs *a, const SolvePuzzle *p)
 
 /* ------------------------------------------------------------- a file */
 
-/* Reads one whole line of any length into *line (grown as needed), like
- * POSIX getline, which not every C library has. False at end of file. */
-static bool solve_read_line(FILE *f, char **line, size_t *cap)
+bool solve_read_line(FILE *f, char **line, size_t *cap)
 {
     size_t len = 0;
     for (;;) {
