@@ -10,6 +10,12 @@
 
 #include "proc.h"
 
+/* Pipe buffers as large as Linux's default. The system's default buffer is
+ * a few KB: an engine that prints a burst of info lines while its GUI is
+ * itself writing a burst of commands then fills both pipes, and each side
+ * waits for the other (seen in the protocol fuzz test under wine). */
+enum { PIPE_BUFFER_BYTES = 1 << 16 };
+
 /* How long proc_read sleeps between looks at an empty pipe. Anonymous pipes
  * cannot be waited on with a timeout, so the reader polls; 1 ms keeps the
  * latency well under the match runner's time margin. */
@@ -111,7 +117,8 @@ bool proc_spawn(Proc *p, char *const argv[], const char *dir, int stderr_fd, cha
      * this engine's pipes open. */
     SECURITY_ATTRIBUTES sa = {sizeof sa, NULL, TRUE};
     HANDLE in_read = NULL, in_write = NULL, out_read = NULL, out_write = NULL, err_handle = NULL;
-    bool ok = CreatePipe(&in_read, &in_write, &sa, 0) && CreatePipe(&out_read, &out_write, &sa, 0);
+    bool ok = CreatePipe(&in_read, &in_write, &sa, PIPE_BUFFER_BYTES) &&
+              CreatePipe(&out_read, &out_write, &sa, PIPE_BUFFER_BYTES);
     if (!ok) {
         format_error(err, errlen, "pipe", GetLastError());
         goto fail;
