@@ -1407,6 +1407,16 @@ SearchResult search_execute(Searcher *s)
 
 /* ------------------------------------------------------------- test hook */
 
+void searcher_quiet_eval(Searcher *s, const Board *b, int *static_eval, int *qscore)
+{
+    SearchLimits l;
+    search_limits_init(&l);
+    search_prepare(s, b, &l, NULL);
+    SearchThread *t = s->threads[0];
+    *static_eval = board_in_check(&t->board) ? -SCORE_INF : evaluate(t);
+    *qscore = qsearch(t, -SCORE_INF, SCORE_INF, 0, 0);
+}
+
 NullStepReport search_test_null_step(Searcher *s, const Board *b, int alpha, int beta, int depth, int ply,
                                      bool verifying)
 {

@@ -17,3 +17,11 @@ add_executable(test_book ${CMAKE_CURRENT_SOURCE_DIR}/test_book.c)
 target_link_libraries(test_book PRIVATE xq_search xq_eval xq_board xq_testlib)
 add_test(NAME book_unit COMMAND test_book)
 set_tests_properties(book_unit PROPERTIES LABELS unit)
+
+# chariot datagen: reproducible by seed whatever the worker count, the line
+# format, appending after a torn line, bad arguments.
+add_test(NAME datagen_repro
+         COMMAND ${CMAKE_COMMAND} -DCHARIOT=$<TARGET_FILE:chariot> -DWORK=${CMAKE_CURRENT_BINARY_DIR}/datagen
+                 "-DEMULATOR=${CMAKE_CROSSCOMPILING_EMULATOR}"
+                 -P ${CMAKE_CURRENT_SOURCE_DIR}/datagen_repro.cmake)
+set_tests_properties(datagen_repro PROPERTIES LABELS "repro" TIMEOUT 300)
