@@ -1,9 +1,49 @@
-/* eval.c — static evaluation: packed material+psq table, game-phase taper and xiangqi knowledge terms. */
+/* eval.c — static evaluation: packed material+psq table, game-phase taper and xiangqi knowledge terms.
+ *
+ * eval_trace.c compiles this file a second time with EVAL_TRACE defined:
+ * then every weight the evaluation adds is also counted in an EvalTrace
+ * (eval/tune.h), which is what the tuner fits. One source for both keeps
+ * the tuner's model and the real evaluation from drifting apart. */
 #include "eval.h"
 
 #include <assert.h>
 
 #include "params.h"
+
+#ifdef EVAL_TRACE
+#include "tune.h"
+#define TR_PARAM , EvalTrace *tr
+#define TR_ARG , tr
+/* Counts weight i n times for side us (the trace holds Red minus Black). */
+#define TRACE_W(us, i, n) trace_weight(tr, (us), (i), (n))
+/* King danger: the table entry is scaled by the defenders' factor f, and
+ * the endgame half is derived from the middlegame value. */
+#define TRACE_DANGER(us, units, f) trace_danger(tr, (us), (units), (f))
+#define eval_init eval_trace_init
+#define eval_psq_table eval_trace_psq_table
+#define eval_evaluate eval_trace_evaluate_level
+
+static void trace_weight(EvalTrace *tr, int us, int i, int n)
+{
+    tr->mg[i] += us == RED ? n : -n;
+    tr->eg[i] += us == RED ? n : -n;
+}
+
+static void trace_danger(EvalTrace *tr, int us, int units, double f)
+{
+    double c = us == RED ? f : -f;
+    tr->mg[W_KING_DANGER + units] += c;
+    tr->eg_from_mg[W_KING_DANGER + units] += c * DANGER_EG_NUM / DANGER_EG_DEN;
+}
+#else
+#define TR_PARAM
+#define TR_ARG
+#define TRACE_W(us, i, n) ((void)0)
+#define TRACE_DANGER(us, units, f) ((void)0)
+#endif
+
+/* Adds weight i, n times, to a side's packed score (and to the trace). */
+#define ADD_W(se, us, i, n) ((se)->score += WS(i) * (n), TRACE_W(us, i, n))
 
 /* --------------------------------------------------------- read-only tables
  * Filled by eval_init(); never written afterwards, so any number of search
@@ -58,24 +98,13 @@ static inline int score_eg(int32_t s) { return (int)((s - score_mg(s)) / 65536);
 
 /* ------------------------------------------------------------------- init */
 
-typedef const int16_t (*HalfTable)[PSQ_HALF_FILES];
-
-static const HalfTable PSQ_MG[PT_NB] = {
-    NULL, PSQ_KING_MG, PSQ_ADVISOR_MG, PSQ_ELEPHANT_MG, PSQ_HORSE_MG, PSQ_ROOK_MG, PSQ_CANNON_MG, PSQ_PAWN_MG,
-};
-static const HalfTable PSQ_EG[PT_NB] = {
-    NULL, PSQ_KING_EG, PSQ_ADVISOR_EG, PSQ_ELEPHANT_EG, PSQ_HORSE_EG, PSQ_ROOK_EG, PSQ_CANNON_EG, PSQ_PAWN_EG,
-};
-static const int32_t MATERIAL[PT_NB] = {
-    0, MAT_KING, MAT_ADVISOR, MAT_ELEPHANT, MAT_HORSE, MAT_ROOK, MAT_CANNON, MAT_PAWN,
-};
-
-/* Packed value of a Red piece of this type on sq: material plus table bonus. */
+/* Packed value of a Red piece of this type on sq: material plus table bonus.
+ * The general has no material value: it is never captured. */
 static int32_t red_psq_value(int type, int sq)
 {
     int f = sq_file(sq), row = RANK_NB - 1 - sq_rank(sq);
     int hf = f < PSQ_HALF_FILES ? f : FILE_NB - 1 - f;
-    return MATERIAL[type] + S(PSQ_MG[type][row][hf], PSQ_EG[type][row][hf]);
+    return (type == KING ? 0 : MAT_VALUE(type)) + PSQ_VALUE(type, row, hf);
 }
 
 static int on_board(int file, int rank) { return file >= 0 && file < FILE_NB && rank >= 0 && rank < RANK_NB; }
@@ -201,7 +230,7 @@ typedef struct SideEval {
 
 static int count_of(const Board *b, int color, int type) { return b->count[piece_make(color, type)]; }
 
-static void eval_horses(const Board *b, int us, int knowledge, SideEval *se)
+static void eval_horses(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
 {
     for (int s = SLOT_HORSE; s < SLOT_HORSE + SLOTS_PER_PIECE; s++) {
         int sq = b->plist[us][s];
@@ -217,11 +246,11 @@ static void eval_horses(const Board *b, int us, int knowledge, SideEval *se)
         for (int d = 0; d < 4; d++)
             mob += (b->sq[horse_leg[sq][d]] == PIECE_NONE) *
                    (not_own[b->sq[horse_dest[sq][d][0]]] + not_own[b->sq[horse_dest[sq][d][1]]]);
-        se->score += S(HORSE_MOB_MG[mob], HORSE_MOB_EG[mob]);
+        ADD_W(se, us, W_HORSE_MOB + mob, 1);
     }
 }
 
-static void eval_rooks(const Board *b, int us, int knowledge, SideEval *se)
+static void eval_rooks(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
 {
     int them = us ^ 1, ek = board_king_sq(b, them);
     for (int s = SLOT_ROOK; s < SLOT_ROOK + SLOTS_PER_PIECE; s++) {
@@ -234,24 +263,24 @@ static void eval_rooks(const Board *b, int us, int knowledge, SideEval *se)
             continue;
         LineScan rs = line_scan(b->rank_occ[r], f, FILE_NB);
         LineScan fs = line_scan(b->file_occ[f], r, RANK_NB);
-        se->score += ROOK_MOB_PER_SQ * (line_empty(&rs, f) + line_empty(&fs, r));
+        ADD_W(se, us, W_ROOK_MOB_PER_SQ, line_empty(&rs, f) + line_empty(&fs, r));
         /* Open file: nothing ahead up to the enemy back rank. */
         int ahead = us == RED ? fs.hi1 : fs.lo1;
         if ((unsigned)ahead >= RANK_NB)
-            se->score += ROOK_OPEN_FILE;
+            ADD_W(se, us, W_ROOK_OPEN_FILE, 1);
         else
-            se->score += ROOK_SEMI_OPEN_FILE * IS_ENEMY[us][b->sq[sq_make(f, ahead)]];
+            ADD_W(se, us, W_ROOK_SEMI_OPEN_FILE, IS_ENEMY[us][b->sq[sq_make(f, ahead)]]);
         if (knowledge < KNOW_FULL || ek == SQ_NONE)
             continue;
         /* A rook lined up with the general pins the one piece between. */
         if (f == sq_file(ek) && line_between(b->file_occ[f], r, sq_rank(ek)) == 1)
-            se->score += ROOK_KING_PIN;
+            ADD_W(se, us, W_ROOK_KING_PIN, 1);
         if (r == sq_rank(ek) && line_between(b->rank_occ[r], f, sq_file(ek)) == 1)
-            se->score += ROOK_KING_PIN;
+            ADD_W(se, us, W_ROOK_KING_PIN, 1);
     }
 }
 
-static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se)
+static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
 {
     int them = us ^ 1, ek = board_king_sq(b, them);
     for (int s = SLOT_CANNON; s < SLOT_CANNON + SLOTS_PER_PIECE; s++) {
@@ -264,12 +293,12 @@ static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se)
             continue;
         LineScan rs = line_scan(b->rank_occ[r], f, FILE_NB);
         LineScan fs = line_scan(b->file_occ[f], r, RANK_NB);
-        se->score += CANNON_MOB_PER_SQ * (line_empty(&rs, f) + line_empty(&fs, r));
+        ADD_W(se, us, W_CANNON_MOB_PER_SQ, line_empty(&rs, f) + line_empty(&fs, r));
         /* Screens: the first piece in a direction; what lies behind it is
          * what the cannon attacks. */
         if (rs.lo1 < 0 && rs.hi1 >= FILE_NB && fs.lo1 < 0 && fs.hi1 >= RANK_NB)
-            se->score += CANNON_NO_SCREEN;
-        se->score += CANNON_THREAT * (enemy_on_rank(b, us, rs.lo2, r, sq) + enemy_on_rank(b, us, rs.hi2, r, sq) +
+            ADD_W(se, us, W_CANNON_NO_SCREEN, 1);
+        ADD_W(se, us, W_CANNON_THREAT, enemy_on_rank(b, us, rs.lo2, r, sq) + enemy_on_rank(b, us, rs.hi2, r, sq) +
                                       enemy_on_file(b, us, fs.lo2, f, sq) + enemy_on_file(b, us, fs.hi2, f, sq));
         if (knowledge < KNOW_FULL || ek == SQ_NONE)
             continue;
@@ -277,23 +306,23 @@ static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se)
         if (f == kf) {
             int n = line_between(b->file_occ[f], r, kr);
             if (n == 0)
-                se->score += kf == FILE_NB / 2 ? HOLLOW_CANNON_CENTER : HOLLOW_CANNON_SIDE;
+                ADD_W(se, us, kf == FILE_NB / 2 ? W_HOLLOW_CANNON_CENTER : W_HOLLOW_CANNON_SIDE, 1);
             else if (n == 2)
-                se->score += CANNON_KING_LINE_2;
+                ADD_W(se, us, W_CANNON_KING_LINE_2, 1);
             else if (n >= 3 && f == FILE_NB / 2)
-                se->score += CANNON_KING_FILE_FAR;
+                ADD_W(se, us, W_CANNON_KING_FILE_FAR, 1);
         }
         if (r == kr) {
             int n = line_between(b->rank_occ[r], f, kf);
             if (n == 0)
-                se->score += CANNON_KING_RANK_OPEN;
+                ADD_W(se, us, W_CANNON_KING_RANK_OPEN, 1);
             else if (n == 2)
-                se->score += CANNON_KING_LINE_2;
+                ADD_W(se, us, W_CANNON_KING_LINE_2, 1);
         }
     }
 }
 
-static void eval_pawns(const Board *b, int us, SideEval *se)
+static void eval_pawns(const Board *b, int us, SideEval *se TR_PARAM)
 {
     /* Captured pawns (SQ_NONE) read zeros from the tables: no branches. */
     uint64_t grid = 0;
@@ -308,12 +337,12 @@ static void eval_pawns(const Board *b, int us, SideEval *se)
      * and file bits go up to 8, so the shift never pairs across rows. */
     uint64_t pairs = grid & PAWN_GRID_MASK & (grid >> 1);
     for (; pairs; pairs &= pairs - 1)
-        se->score += PAWN_LINKED;
+        ADD_W(se, us, W_PAWN_LINKED, 1);
 }
 
 /* Our general's file ahead of it: empty invites an enemy rook, a single
  * piece is a ready screen for an enemy cannon. */
-static int32_t eval_king_exposure(const Board *b, int us)
+static int32_t eval_king_exposure(const Board *b, int us TR_PARAM)
 {
     int them = us ^ 1, k = board_king_sq(b, us);
     if (k == SQ_NONE)
@@ -322,16 +351,20 @@ static int32_t eval_king_exposure(const Board *b, int us)
     int kr = sq_rank(k);
     unsigned ahead = us == RED ? occ >> (kr + 1) : occ & ((1u << kr) - 1);
     int n = popcount10[ahead];
-    if (n == 0)
+    if (n == 0) {
+        TRACE_W(us, W_KING_OPEN_FILE_VS_ROOK, count_of(b, them, ROOK));
         return KING_OPEN_FILE_VS_ROOK * count_of(b, them, ROOK);
-    if (n == 1)
+    }
+    if (n == 1) {
+        TRACE_W(us, W_KING_SCREEN_FILE_VS_CANNON, count_of(b, them, CANNON));
         return KING_SCREEN_FILE_VS_CANNON * count_of(b, them, CANNON);
+    }
     return 0;
 }
 
 /* Missing defenders weighed against the attackers that exploit them, and the
  * danger from enemy pieces across the river. Returns a penalty (>= 0). */
-static int32_t eval_king_danger(const Board *b, int us, const SideEval *enemy)
+static int32_t eval_king_danger(const Board *b, int us, const SideEval *enemy TR_PARAM)
 {
     int them = us ^ 1;
     int miss_adv = 2 - count_of(b, us, ADVISOR), miss_ele = 2 - count_of(b, us, ELEPHANT);
@@ -345,26 +378,38 @@ static int32_t eval_king_danger(const Board *b, int us, const SideEval *enemy)
                   miss_ele * (ELE_MISSING_VS_ROOK * er + ELE_MISSING_VS_HORSE * eh + ELE_MISSING_VS_CANNON * ec +
                               ELE_MISSING_VS_PAWN * ep);
 
+    /* The trace counts the penalty negatively: it is subtracted. */
+    TRACE_W(us, W_ADV_MISSING + 0, -miss_adv * er);
+    TRACE_W(us, W_ADV_MISSING + 1, -miss_adv * eh);
+    TRACE_W(us, W_ADV_MISSING + 2, -miss_adv * ec);
+    TRACE_W(us, W_ADV_MISSING + 3, -miss_adv * ep);
+    TRACE_W(us, W_ELE_MISSING + 0, -miss_ele * er);
+    TRACE_W(us, W_ELE_MISSING + 1, -miss_ele * eh);
+    TRACE_W(us, W_ELE_MISSING + 2, -miss_ele * ec);
+    TRACE_W(us, W_ELE_MISSING + 3, -miss_ele * ep);
+
     int units = enemy->attack_units < ATTACK_UNITS_MAX ? enemy->attack_units : ATTACK_UNITS_MAX;
-    int d = KING_DANGER_MG[units] * (DANGER_DEF_BASE + 2 * miss_adv + miss_ele) / DANGER_DEF_BASE;
+    int d = KING_DANGER_MG(units) * (DANGER_DEF_BASE + 2 * miss_adv + miss_ele) / DANGER_DEF_BASE;
+    TRACE_DANGER(us, units, -(double)(DANGER_DEF_BASE + 2 * miss_adv + miss_ele) / DANGER_DEF_BASE);
     pen += S(d, d * DANGER_EG_NUM / DANGER_EG_DEN);
     return pen;
 }
 
-/* Endings the leading side can rarely or never win: shrink its score. */
+/* Endings the leading side (the sign of v) can rarely or never win: the
+ * factor, in SCALE_ONE units, that shrinks its score. */
 static int scale_drawish(const Board *b, int v)
 {
     if (v == 0)
-        return 0;
+        return SCALE_ONE;
     int strong = v > 0 ? RED : BLACK, weak = strong ^ 1;
     int rooks = count_of(b, strong, ROOK), minors = count_of(b, strong, HORSE) + count_of(b, strong, CANNON);
     int pawns = count_of(b, strong, PAWN);
     if (rooks + minors + pawns == 0)
-        return v * SCALE_NO_ATTACKERS / SCALE_ONE;
+        return SCALE_NO_ATTACKERS;
     if (rooks == 0 && pawns == 0 && minors == 1 &&
         count_of(b, weak, ADVISOR) + count_of(b, weak, ELEPHANT) >= SCALE_LONE_MINOR_DEFENDERS)
-        return v * SCALE_LONE_MINOR / SCALE_ONE;
-    return v;
+        return SCALE_LONE_MINOR;
+    return SCALE_ONE;
 }
 
 static int game_phase(const Board *b)
@@ -378,32 +423,49 @@ static int game_phase(const Board *b)
 
 /* b->psq is only ours when our table is installed; otherwise (a board that
  * never saw board_set_psq) sum it here rather than return nonsense. */
-static int32_t psq_sum(const Board *b)
+static int32_t psq_sum(const Board *b TR_PARAM)
 {
+#ifdef EVAL_TRACE
+    /* Material and table entry of every piece; a Black piece counts the Red
+     * entry of the rank-mirrored square, negatively (see eval_init). */
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        Piece p = b->sq[sq];
+        if (p == PIECE_NONE)
+            continue;
+        int us = piece_color(p), type = piece_type(p);
+        int rsq = us == RED ? sq : sq_make(sq_file(sq), RANK_NB - 1 - sq_rank(sq));
+        int f = sq_file(rsq), row = RANK_NB - 1 - sq_rank(rsq);
+        int hf = f < PSQ_HALF_FILES ? f : FILE_NB - 1 - f;
+        if (type != KING)
+            TRACE_W(us, W_MAT + type - ADVISOR, 1);
+        TRACE_W(us, W_PSQ + (type - KING) * PSQ_HALF_SQUARES + row * PSQ_HALF_FILES + hf, 1);
+    }
+#else
     if (b->psq_table == &psq_table)
         return b->psq;
+#endif
     int32_t s = 0;
     for (int sq = 0; sq < SQ_NB; sq++)
         s += psq_table[b->sq[sq]][sq];
     return s;
 }
 
-int eval_evaluate(const Board *b, int knowledge)
+int eval_evaluate(const Board *b, int knowledge TR_PARAM)
 {
-    int32_t packed = psq_sum(b);
+    int32_t packed = psq_sum(b TR_ARG);
 
     if (knowledge >= KNOW_BASIC) {
         SideEval se[2] = {{0, 0, 0}, {0, 0, 0}};
         for (int c = RED; c <= BLACK; c++) {
-            eval_horses(b, c, knowledge, &se[c]);
-            eval_rooks(b, c, knowledge, &se[c]);
-            eval_cannons(b, c, knowledge, &se[c]);
-            eval_pawns(b, c, &se[c]);
+            eval_horses(b, c, knowledge, &se[c] TR_ARG);
+            eval_rooks(b, c, knowledge, &se[c] TR_ARG);
+            eval_cannons(b, c, knowledge, &se[c] TR_ARG);
+            eval_pawns(b, c, &se[c] TR_ARG);
             if (knowledge >= KNOW_FULL)
-                se[c].score += eval_king_exposure(b, c);
+                se[c].score += eval_king_exposure(b, c TR_ARG);
         }
         packed += se[RED].score - se[BLACK].score;
-        packed -= eval_king_danger(b, RED, &se[BLACK]) - eval_king_danger(b, BLACK, &se[RED]);
+        packed -= eval_king_danger(b, RED, &se[BLACK] TR_ARG) - eval_king_danger(b, BLACK, &se[RED] TR_ARG);
     }
 
     /* Taper: C division truncates toward zero, so a colour-mirrored position
@@ -411,8 +473,13 @@ int eval_evaluate(const Board *b, int knowledge)
     int phase = game_phase(b);
     int v = (score_mg(packed) * phase + score_eg(packed) * (PHASE_MAX - phase)) / PHASE_MAX;
 
-    if (knowledge >= KNOW_BASIC)
-        v = scale_drawish(b, v);
+    const int scale = knowledge >= KNOW_BASIC ? scale_drawish(b, v) : SCALE_ONE;
+    v = v * scale / SCALE_ONE;
+#ifdef EVAL_TRACE
+    tr->phase = phase;
+    tr->scale = (double)scale / SCALE_ONE;
+    tr->red_to_move = b->side == RED;
+#endif
     v = b->side == RED ? v : -v;
     if (knowledge >= KNOW_BASIC)
         v += TEMPO_BONUS;

@@ -1,4 +1,5 @@
-/* params.h — every tuning constant of the evaluation, named, in one place for a tuner. */
+/* params.h — every tuning constant of the evaluation, named, in one place for a tuner.
+ * The weights' values live in weights.h (written by `chariot tune`). */
 #ifndef CHARIOT_EVAL_PARAMS_H
 #define CHARIOT_EVAL_PARAMS_H
 
@@ -11,6 +12,14 @@
  * packed scores add, subtract and scale by small integers component-wise,
  * with no implementation-defined shifts. Both halves must stay in -32767..32767. */
 #define S(mg, eg) ((int32_t)((int32_t)(eg) * 65536 + (int32_t)(mg)))
+
+/* Every weight a tuner may change is an entry {mg, eg} of EVAL_WEIGHTS, in
+ * eval/weights.h, which `chariot tune` writes; the W_* indices below say
+ * which entry is which. WS(i) is entry i as a packed score. The constants
+ * that are not weights of a linear term (phase weights, attack units,
+ * scale factors, the king-danger multipliers) stay plain constants here. */
+#include "weights.h"
+#define WS(i) S(EVAL_WEIGHTS[i][0], EVAL_WEIGHTS[i][1])
 
 /* ------------------------------------------------------------ game phase */
 
@@ -27,13 +36,8 @@ enum {
 
 /* Base value per piece type, before the piece-square bonus. The cannon needs
  * screens, so it loses value as the board empties; the horse gains room. */
-#define MAT_KING     S(0, 0)
-#define MAT_ADVISOR  S(170, 150)
-#define MAT_ELEPHANT S(170, 150)
-#define MAT_HORSE    S(430, 470)
-#define MAT_ROOK     S(1050, 1150)
-#define MAT_CANNON   S(460, 420)
-#define MAT_PAWN     S(100, 110)
+enum { W_MAT = 0 }; /* W_MAT + type - ADVISOR: advisor, elephant, horse, rook, cannon, pawn */
+#define MAT_VALUE(type) WS(W_MAT + (type) - ADVISOR)
 
 /* ------------------------------------------------------ piece-square tables
  *
@@ -43,168 +47,32 @@ enum {
  * every table is left-right symmetric by construction. Black uses the same
  * tables with ranks mirrored (rank r -> 9 - r). Squares a piece can never
  * reach hold 0. */
-enum { PSQ_HALF_FILES = 5 };
+enum { PSQ_HALF_FILES = 5, PSQ_HALF_SQUARES = RANK_NB * PSQ_HALF_FILES };
+/* One table of PSQ_HALF_SQUARES weights per piece type (king .. pawn), in
+ * rows of five: W_PSQ + (type - KING) * PSQ_HALF_SQUARES + row * 5 + file. */
+enum { W_PSQ = W_MAT + 6 };
+#define PSQ_VALUE(type, row, half_file) WS(W_PSQ + ((type) - KING) * PSQ_HALF_SQUARES + (row) * PSQ_HALF_FILES + (half_file))
 
-/* King: stay on the back rank early (a raised general walks into rook and
- * horse attacks); in the endgame a central, slightly raised general helps. */
-static const int16_t PSQ_KING_MG[RANK_NB][PSQ_HALF_FILES] = {
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-    {0, 0, 0, -40, -35},  /* rank 2 */
-    {0, 0, 0, -22, -15},  /* rank 1 */
-    {0, 0, 0, -8, 0},     /* rank 0 */
-};
-static const int16_t PSQ_KING_EG[RANK_NB][PSQ_HALF_FILES] = {
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-    {0, 0, 0, -10, -5},   /* rank 2 */
-    {0, 0, 0, -4, 5},     /* rank 1 */
-    {0, 0, 0, -6, 0},     /* rank 0 */
-};
-
-/* Advisors: the palace centre covers both corners and the general's file. */
-static const int16_t PSQ_ADVISOR_MG[RANK_NB][PSQ_HALF_FILES] = {
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-    {0, 0, 0, -8, 0},     /* rank 2 */
-    {0, 0, 0, 0, 10},     /* rank 1 */
-    {0, 0, 0, 0, 0},      /* rank 0 */
-};
-static const int16_t PSQ_ADVISOR_EG[RANK_NB][PSQ_HALF_FILES] = {
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-    {0, 0, 0, -4, 0},     /* rank 2 */
-    {0, 0, 0, 0, 6},      /* rank 1 */
-    {0, 0, 0, 0, 0},      /* rank 0 */
-};
-
-/* Elephants: the centre eye square links both elephants; the river bank and
- * the edge are loose. */
-static const int16_t PSQ_ELEPHANT_MG[RANK_NB][PSQ_HALF_FILES] = {
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-    {0, 0, -4, 0, 0},     /* rank 4 */
-    {0, 0, 0, 0, 0},      /* rank 3 */
-    {-8, 0, 0, 0, 10},    /* rank 2 */
-    {0, 0, 0, 0, 0},      /* rank 1 */
-    {0, 0, 0, 0, 0},      /* rank 0 */
-};
-static const int16_t PSQ_ELEPHANT_EG[RANK_NB][PSQ_HALF_FILES] = {
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-    {0, 0, -4, 0, 0},     /* rank 4 */
-    {0, 0, 0, 0, 0},      /* rank 3 */
-    {-6, 0, 0, 0, 6},     /* rank 2 */
-    {0, 0, 0, 0, 0},      /* rank 1 */
-    {0, 0, 0, 0, 0},      /* rank 0 */
-};
-
-/* Horse: strong when advanced and central, best on the classic attacking
- * posts next to the enemy palace (the "crouching" squares c7/g7 and the palace
- * corners d9/f9); poor on the edge and on the home ranks. */
-static const int16_t PSQ_HORSE_MG[RANK_NB][PSQ_HALF_FILES] = {
-    {-5, 0, 8, 22, 0},    /* rank 9 */
-    {0, 18, 28, 32, 22},  /* rank 8 */
-    {4, 24, 40, 34, 34},  /* rank 7 */
-    {4, 20, 30, 34, 32},  /* rank 6 */
-    {0, 14, 24, 28, 28},  /* rank 5 */
-    {-2, 10, 18, 18, 20}, /* rank 4 */
-    {-6, 4, 14, 10, 14},  /* rank 3 */
-    {-10, 0, 10, 8, 4},   /* rank 2 */
-    {-16, -8, 0, -8, -12},/* rank 1 */
-    {-22, -10, -6, -12, -20}, /* rank 0 */
-};
-static const int16_t PSQ_HORSE_EG[RANK_NB][PSQ_HALF_FILES] = {
-    {-12, -2, 8, 10, 8},  /* rank 9 */
-    {-2, 10, 20, 24, 24}, /* rank 8 */
-    {0, 14, 24, 28, 30},  /* rank 7 */
-    {0, 14, 24, 28, 30},  /* rank 6 */
-    {-2, 10, 20, 24, 26}, /* rank 5 */
-    {-4, 6, 14, 18, 20},  /* rank 4 */
-    {-6, 4, 10, 14, 16},  /* rank 3 */
-    {-10, 0, 6, 10, 10},  /* rank 2 */
-    {-14, -6, 0, 4, 4},   /* rank 1 */
-    {-20, -12, -6, 0, 0}, /* rank 0 */
-};
-
-/* Rook: the palace side files d/f and the river banks are its best lines;
- * the back corner is where it starts and should leave early. */
-static const int16_t PSQ_ROOK_MG[RANK_NB][PSQ_HALF_FILES] = {
-    {8, 10, 6, 16, 10},   /* rank 9 */
-    {10, 14, 10, 20, 18}, /* rank 8 */
-    {8, 14, 10, 20, 18},  /* rank 7 */
-    {8, 14, 14, 20, 20},  /* rank 6 */
-    {10, 16, 16, 20, 20}, /* rank 5 */
-    {6, 14, 10, 16, 16},  /* rank 4 */
-    {0, 8, 4, 10, 8},     /* rank 3 */
-    {-4, 4, 0, 10, 4},    /* rank 2 */
-    {-8, 4, 0, 6, 0},     /* rank 1 */
-    {-14, 0, -4, 4, 0},   /* rank 0 */
-};
-static const int16_t PSQ_ROOK_EG[RANK_NB][PSQ_HALF_FILES] = {
-    {4, 6, 6, 10, 10},    /* rank 9 */
-    {6, 10, 10, 14, 14},  /* rank 8 */
-    {6, 10, 10, 14, 14},  /* rank 7 */
-    {6, 8, 10, 12, 12},   /* rank 6 */
-    {4, 6, 8, 10, 10},    /* rank 5 */
-    {2, 4, 6, 8, 8},      /* rank 4 */
-    {0, 2, 4, 6, 6},      /* rank 3 */
-    {-2, 0, 2, 4, 4},     /* rank 2 */
-    {-4, -2, 0, 2, 2},    /* rank 1 */
-    {-6, -4, -2, 0, 0},   /* rank 0 */
-};
-
-/* Cannon: the central file (the king-line terms add the real pressure), the
- * home cannon rank and the enemy back rank; the middle of the enemy half,
- * where it lacks screens and gets trapped, is slightly worse. In the endgame
- * it prefers to stay home, near its own screens. */
-static const int16_t PSQ_CANNON_MG[RANK_NB][PSQ_HALF_FILES] = {
-    {14, 10, 0, -4, 0},   /* rank 9 */
-    {6, 6, 0, -8, -4},    /* rank 8 */
-    {4, 4, 0, -4, 4},     /* rank 7 */
-    {0, 0, 0, 0, 8},      /* rank 6 */
-    {0, 4, 4, 4, 12},     /* rank 5 */
-    {0, 2, 2, 2, 10},     /* rank 4 */
-    {0, 4, 4, 4, 14},     /* rank 3 */
-    {0, 6, 4, 6, 18},     /* rank 2 */
-    {0, 0, 0, 0, 4},      /* rank 1 */
-    {-4, -2, 0, 0, 0},    /* rank 0 */
-};
-static const int16_t PSQ_CANNON_EG[RANK_NB][PSQ_HALF_FILES] = {
-    {-6, -4, -4, -4, -4}, /* rank 9 */
-    {-4, -2, -2, -2, -2}, /* rank 8 */
-    {-4, -2, 0, 0, 0},    /* rank 7 */
-    {-4, 0, 0, 0, 0},     /* rank 6 */
-    {-2, 0, 2, 2, 2},     /* rank 5 */
-    {-2, 0, 2, 4, 4},     /* rank 4 */
-    {-2, 2, 4, 4, 6},     /* rank 3 */
-    {-2, 2, 4, 6, 8},     /* rank 2 */
-    {-4, 0, 2, 4, 6},     /* rank 1 */
-    {-6, -2, 0, 2, 4},    /* rank 0 */
-};
-
-/* Pawn: worth about one before the river and about two after it, the most on
- * the ranks next to the enemy palace and near its files; a pawn that has
- * reached the last rank ("old pawn") can only move sideways and is worth less.
- * Ranks 0-2 are unreachable. */
-static const int16_t PSQ_PAWN_MG[RANK_NB][PSQ_HALF_FILES] = {
-    {10, 30, 50, 70, 75},     /* rank 9 */
-    {60, 90, 120, 150, 160},  /* rank 8 */
-    {60, 90, 110, 140, 150},  /* rank 7 */
-    {50, 80, 95, 105, 110},   /* rank 6 */
-    {45, 65, 80, 90, 90},     /* rank 5 */
-    {0, 0, 10, 0, 15},        /* rank 4 */
-    {0, 0, 0, 0, 5},          /* rank 3 */
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-};
-static const int16_t PSQ_PAWN_EG[RANK_NB][PSQ_HALF_FILES] = {
-    {0, 20, 40, 55, 60},      /* rank 9 */
-    {60, 85, 110, 130, 140},  /* rank 8 */
-    {65, 85, 105, 125, 135},  /* rank 7 */
-    {65, 80, 90, 100, 100},   /* rank 6 */
-    {60, 70, 80, 80, 80},     /* rank 5 */
-    {10, 0, 10, 0, 10},       /* rank 4 */
-    {0, 0, 0, 0, 0},          /* rank 3 */
-    {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}, {0, 0, 0, 0, 0},
-};
+/* What the tables encode, by piece:
+ * - King: stay on the back rank early (a raised general walks into rook and
+ *   horse attacks); in the endgame a central, slightly raised general helps.
+ * - Advisors: the palace centre covers both corners and the general's file.
+ * - Elephants: the centre eye square links both elephants; the river bank and
+ *   the edge are loose.
+ * - Horse: strong when advanced and central, best on the classic attacking
+ *   posts next to the enemy palace (the "crouching" squares c7/g7 and the
+ *   palace corners d9/f9); poor on the edge and on the home ranks.
+ * - Rook: the palace side files d/f and the river banks are its best lines;
+ *   the back corner is where it starts and should leave early.
+ * - Cannon: the central file (the king-line terms add the real pressure), the
+ *   home cannon rank and the enemy back rank; the middle of the enemy half,
+ *   where it lacks screens and gets trapped, is slightly worse. In the
+ *   endgame it prefers to stay home, near its own screens.
+ * - Pawn: worth about one before the river and about two after it, the most
+ *   on the ranks next to the enemy palace and near its files; a pawn that has
+ *   reached the last rank ("old pawn") can only move sideways and is worth
+ *   less. Ranks 0-2 are unreachable.
+ */
 
 /* -------------------------------------------------------- knowledge levels */
 
@@ -216,22 +84,50 @@ enum {
     KNOW_FULL = 3      /* + cannon and rook lines against the general, king exposure */
 };
 
+/* The weights after the tables, in this order (W_COUNT in all). */
+enum {
+    /* Per missing advisor / elephant, per enemy rook, horse, cannon and
+     * crossed pawn (four each). */
+    W_ADV_MISSING = W_PSQ + 7 * PSQ_HALF_SQUARES,
+    W_ELE_MISSING = W_ADV_MISSING + 4,
+    /* King danger by attack units, middlegame only (see DANGER_*). */
+    W_KING_DANGER = W_ELE_MISSING + 4,
+    W_PAWN_LINKED = W_KING_DANGER + 25,
+    W_HORSE_MOB,                 /* nine: by reachable squares 0..8 */
+    W_ROOK_MOB_PER_SQ = W_HORSE_MOB + 9,
+    W_CANNON_MOB_PER_SQ,
+    W_ROOK_OPEN_FILE,
+    W_ROOK_SEMI_OPEN_FILE,
+    W_CANNON_THREAT,
+    W_CANNON_NO_SCREEN,
+    W_HOLLOW_CANNON_CENTER,
+    W_HOLLOW_CANNON_SIDE,
+    W_CANNON_KING_RANK_OPEN,
+    W_CANNON_KING_LINE_2,
+    W_CANNON_KING_FILE_FAR,
+    W_ROOK_KING_PIN,
+    W_KING_OPEN_FILE_VS_ROOK,
+    W_KING_SCREEN_FILE_VS_CANNON,
+    W_TEMPO,                     /* middlegame value only: not tapered */
+    W_COUNT
+};
+
 /* Bonus for the side to move (centipawns, after the taper). */
-enum { TEMPO_BONUS = 10 };
+#define TEMPO_BONUS (EVAL_WEIGHTS[W_TEMPO][0])
 
 /* ------------------------------------------------------ defenders (level 1) */
 
 /* Per missing advisor, per enemy attacker: missing advisors open the palace
  * to rooks and horses. Per missing elephant: the centre and the river line
  * open to cannons. */
-#define ADV_MISSING_VS_ROOK    S(22, 28)
-#define ADV_MISSING_VS_HORSE   S(14, 20)
-#define ADV_MISSING_VS_CANNON  S(8, 10)
-#define ADV_MISSING_VS_PAWN    S(4, 8)
-#define ELE_MISSING_VS_ROOK    S(10, 12)
-#define ELE_MISSING_VS_HORSE   S(6, 8)
-#define ELE_MISSING_VS_CANNON  S(20, 26)
-#define ELE_MISSING_VS_PAWN    S(2, 4)
+#define ADV_MISSING_VS_ROOK    WS(W_ADV_MISSING + 0)
+#define ADV_MISSING_VS_HORSE   WS(W_ADV_MISSING + 1)
+#define ADV_MISSING_VS_CANNON  WS(W_ADV_MISSING + 2)
+#define ADV_MISSING_VS_PAWN    WS(W_ADV_MISSING + 3)
+#define ELE_MISSING_VS_ROOK    WS(W_ELE_MISSING + 0)
+#define ELE_MISSING_VS_HORSE   WS(W_ELE_MISSING + 1)
+#define ELE_MISSING_VS_CANNON  WS(W_ELE_MISSING + 2)
+#define ELE_MISSING_VS_PAWN    WS(W_ELE_MISSING + 3)
 
 /* ---------------------------------------------------- king danger (level 1) */
 
@@ -246,10 +142,7 @@ enum {
     ATTACK_UNITS_MAX = 24
 };
 /* Middlegame penalty by attack units (grows roughly with the square). */
-static const int16_t KING_DANGER_MG[ATTACK_UNITS_MAX + 1] = {
-    0, 0, 0, 2, 5, 9, 14, 20, 27, 35, 44, 54, 65, 77, 90, 104,
-    119, 135, 152, 170, 189, 209, 230, 252, 275,
-};
+#define KING_DANGER_MG(units) (EVAL_WEIGHTS[W_KING_DANGER + (units)][0])
 /* The penalty is multiplied by (DANGER_DEF_BASE + missing advisors * 2 +
  * missing elephants) / DANGER_DEF_BASE, and the endgame share is
  * DANGER_EG_NUM / DANGER_EG_DEN of it. */
@@ -258,7 +151,7 @@ enum { DANGER_DEF_BASE = 4, DANGER_EG_NUM = 1, DANGER_EG_DEN = 2 };
 /* ----------------------------------------------------------- pawns (level 1) */
 
 /* Two crossed pawns side by side protect each other and build a wall. */
-#define PAWN_LINKED S(20, 35)
+#define PAWN_LINKED WS(W_PAWN_LINKED)
 
 /* --------------------------------------------------- drawish endings (level 1) */
 
@@ -273,38 +166,39 @@ enum { SCALE_ONE = 16, SCALE_NO_ATTACKERS = 1,
 
 /* Horse by number of reachable squares (legs free, not onto an own piece).
  * A horse with its legs blocked ("hobbled") is nearly useless. */
-static const int16_t HORSE_MOB_MG[9] = {-50, -26, -10, 0, 8, 14, 18, 21, 24};
-static const int16_t HORSE_MOB_EG[9] = {-44, -22, -8, 0, 8, 14, 18, 21, 24};
+#define HORSE_MOB(n) WS(W_HORSE_MOB + (n))
 
 /* Rook and cannon: per empty square reachable along rank and file. */
-#define ROOK_MOB_PER_SQ    S(4, 4)
-#define CANNON_MOB_PER_SQ  S(2, 1)
+#define ROOK_MOB_PER_SQ    WS(W_ROOK_MOB_PER_SQ)
+#define CANNON_MOB_PER_SQ  WS(W_CANNON_MOB_PER_SQ)
 /* Rook seeing all the way to the enemy back rank along its file, or whose
  * first piece ahead is an enemy piece. */
-#define ROOK_OPEN_FILE      S(20, 10)
-#define ROOK_SEMI_OPEN_FILE S(8, 4)
+#define ROOK_OPEN_FILE      WS(W_ROOK_OPEN_FILE)
+#define ROOK_SEMI_OPEN_FILE WS(W_ROOK_SEMI_OPEN_FILE)
 /* Cannon with a screen and an enemy piece behind it, per direction. */
-#define CANNON_THREAT       S(6, 8)
+#define CANNON_THREAT       WS(W_CANNON_THREAT)
 /* Cannon with no screen in any direction: it can capture nothing. */
-#define CANNON_NO_SCREEN    S(-6, -18)
+#define CANNON_NO_SCREEN    WS(W_CANNON_NO_SCREEN)
 
 /* ---------------------------------------------- lines to the general (level 3) */
 
 /* Cannon on the enemy general's file with nothing between ("hollow cannon"):
  * the defender cannot place a piece on that file, the palace centre is dead. */
-#define HOLLOW_CANNON_CENTER S(80, 25)   /* general on its central file */
-#define HOLLOW_CANNON_SIDE   S(35, 10)   /* general moved to a side file */
+#define HOLLOW_CANNON_CENTER WS(W_HOLLOW_CANNON_CENTER)   /* general on its central file */
+#define HOLLOW_CANNON_SIDE   WS(W_HOLLOW_CANNON_SIDE)   /* general moved to a side file */
 /* Cannon on the general's back rank with nothing between ("bottom cannon"). */
-#define CANNON_KING_RANK_OPEN S(35, 10)
+#define CANNON_KING_RANK_OPEN WS(W_CANNON_KING_RANK_OPEN)
 /* Cannon with two pieces between it and the general (screen plus a pinned
  * piece): one piece moving away gives check. Central cannon further away. */
-#define CANNON_KING_LINE_2  S(28, 8)
-#define CANNON_KING_FILE_FAR S(10, 0)
+#define CANNON_KING_LINE_2  WS(W_CANNON_KING_LINE_2)
+#define CANNON_KING_FILE_FAR WS(W_CANNON_KING_FILE_FAR)
 /* Rook on the general's file or rank with exactly one piece between: pins it. */
-#define ROOK_KING_PIN       S(20, 10)
+#define ROOK_KING_PIN       WS(W_ROOK_KING_PIN)
 /* Own general whose file ahead of it is empty, per enemy rook; with one piece
  * ahead, per enemy cannon (a ready screen). */
-#define KING_OPEN_FILE_VS_ROOK     S(-25, -10)
-#define KING_SCREEN_FILE_VS_CANNON S(-12, -4)
+#define KING_OPEN_FILE_VS_ROOK     WS(W_KING_OPEN_FILE_VS_ROOK)
+#define KING_SCREEN_FILE_VS_CANNON WS(W_KING_SCREEN_FILE_VS_CANNON)
+
+_Static_assert(sizeof EVAL_WEIGHTS / sizeof EVAL_WEIGHTS[0] == W_COUNT, "weights.h does not match the W_* indices");
 
 #endif

@@ -1,0 +1,164 @@
+/* test_tune.c — the tuner's model and fit (eval/tune.h): the traced
+ * coefficients reproduce eval_evaluate on positions from every phase of the
+ * game, Adam recovers the known optimum of a small synthetic data set, and
+ * the weights writer reproduces eval/weights.h from its own values.
+ * Usage: test_tune [PATH/TO/eval/weights.h] */
+#include <math.h>
+#include <stdint.h>
+
+#include "board.h"
+#include "eval.h"
+#include "test.h"
+#include "tune.h"
+
+/* Rounding of eval_evaluate's integer divisions (taper, king-danger factor,
+ * drawish scale): the linear model may differ by this much, no more. */
+enum { MODEL_TOLERANCE_CP = 3, PLAYOUTS = 40, PLAYOUT_PLIES = 200, SAMPLE_EVERY = 4 };
+
+static uint64_t rng_next(uint64_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* Random games from the start, sampled every few plies: openings,
+ * middlegames and (after many captures) endgames, with the drawish scale. */
+static void test_coefficients(void)
+{
+    Board *b = malloc(sizeof *b);
+    static TuneFeature feat[TUNE_PARAMS];
+    EvalTrace tr;
+    double w[TUNE_PARAMS];
+    tune_weights_current(w);
+    TuneSet one;
+    uint64_t rng = 0x9E3779B97F4A7C15ULL;
+    int checked = 0, worst = 0, scaled = 0;
+    for (int g = 0; g < PLAYOUTS; g++) {
+        board_startpos(b);
+        board_set_psq(b, eval_psq_table());
+        for (int ply = 0; ply < PLAYOUT_PLIES; ply++) {
+            MoveList list;
+            board_generate(b, GEN_ALL, &list);
+            if (list.count == 0)
+                break;
+            /* Prefer captures, so that games reach the endgame. */
+            MoveList caps;
+            board_generate(b, GEN_CAPTURES, &caps);
+            const MoveList *from = caps.count > 0 && rng_next(&rng) % 3 ? &caps : &list;
+            board_make(b, from->moves[rng_next(&rng) % (uint64_t)from->count]);
+            if (ply % SAMPLE_EVERY)
+                continue;
+            int v = eval_evaluate(b, 3);
+            int red = b->side == RED ? v : -v;
+            int tv = eval_trace_evaluate(b, &tr);
+            CHECK_EQ_INT(tv, v);
+            memset(&one, 0, sizeof one);
+            int n = tune_features(&tr, feat);
+            CHECK(tune_set_add(&one, feat, n, 0.5, 0));
+            double model = tune_eval(&one, 0, w);
+            tune_set_free(&one);
+            int diff = (int)fabs(model - red);
+            if (diff > worst)
+                worst = diff;
+            if (diff > MODEL_TOLERANCE_CP)
+                fprintf(stderr, "  model %.2f vs eval %d at ply %d of game %d\n", model, red, ply, g);
+            CHECK(diff <= MODEL_TOLERANCE_CP);
+            scaled += tr.scale != 1.0;
+            checked++;
+        }
+    }
+    printf("coefficients: %d positions, largest difference %d cp, %d with a drawish scale\n", checked, worst, scaled);
+    CHECK(checked >= 500);
+    free(b);
+}
+
+/* Positions with random sparse features, labelled by the sigmoid of a known
+ * weight vector: the fit must find those weights again. */
+static void test_synthetic(void)
+{
+    enum { POSITIONS = 2000, USED = 8 };
+    static const double truth[USED] = {120, -40, 75, 10, -90, 30, 55, -15};
+    const double k = 0.01;
+    TuneSet set;
+    memset(&set, 0, sizeof set);
+    uint64_t rng = 12345;
+    for (int p = 0; p < POSITIONS; p++) {
+        TuneFeature f[USED];
+        int n = 0;
+        double e = 0;
+        for (int i = 0; i < USED; i++) {
+            int c = (int)(rng_next(&rng) % 5) - 2;
+            if (c == 0)
+                continue;
+            f[n++] = (TuneFeature){(uint16_t)(2 * i), (float)c};
+            e += c * truth[i];
+        }
+        double target = 1 / (1 + exp(-k * e));
+        CHECK(tune_set_add(&set, f, n, target, 0));
+    }
+    double *w = calloc(TUNE_PARAMS, sizeof *w);
+    TuneOptions o;
+    tune_options_init(&o);
+    o.k = k;
+    o.lambda = 1.0;
+    o.epochs = 1500;
+    o.lr = 2.0;
+    o.threads = 2;
+    double before = tune_error(&set, w, k, 1.0, 1);
+    tune_adam(&set, w, &o, NULL, NULL);
+    double after = tune_error(&set, w, k, 1.0, 2);
+    double worst = 0;
+    for (int i = 0; i < USED; i++)
+        worst = fmax(worst, fabs(w[2 * i] - truth[i]));
+    printf("synthetic: error %.6f -> %.8f, largest weight error %.2f\n", before, after, worst);
+    CHECK(after < 1e-5);
+    CHECK(worst < 2.0);
+    /* Parameters no position uses stay where they were. */
+    CHECK(w[2 * USED] == 0 && w[1] == 0);
+    /* k is found again from results that follow the truth. */
+    for (int i = 0; i < USED; i++)
+        w[2 * i] = truth[i];
+    double kfit = tune_fit_k(&set, w, 2);
+    printf("synthetic: k fitted %.5f (truth %.5f)\n", kfit, k);
+    CHECK(fabs(kfit - k) < 0.0005);
+    free(w);
+    tune_set_free(&set);
+}
+
+static void test_writer(const char *path)
+{
+    FILE *src = fopen(path, "rb");
+    CHECK(src != NULL);
+    if (!src)
+        return;
+    static char want[1 << 16], got[1 << 16];
+    size_t nwant = fread(want, 1, sizeof want, src);
+    fclose(src);
+    FILE *f = tmpfile();
+    CHECK(f != NULL);
+    if (!f)
+        return;
+    double w[TUNE_PARAMS];
+    tune_weights_current(w);
+    CHECK(tune_write_weights(f, w));
+    rewind(f);
+    size_t ngot = fread(got, 1, sizeof got, f);
+    fclose(f);
+    CHECK_EQ_INT(ngot, nwant);
+    CHECK(ngot == nwant && memcmp(got, want, ngot) == 0);
+    printf("writer: %zu bytes, identical to %s\n", ngot, path);
+}
+
+int main(int argc, char **argv)
+{
+    board_init();
+    eval_init();
+    eval_trace_init();
+    test_coefficients();
+    test_synthetic();
+    if (argc > 1)
+        test_writer(argv[1]);
+    TEST_END();
+}
