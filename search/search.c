@@ -1384,10 +1384,29 @@ SearchResult search_execute(Searcher *s)
         res.score = -SCORE_MATE;
         return res;
     }
-    const RootMove *rm = &main_t->roots[0];
+    /* The deepest completed iteration wins: a Lazy SMP helper that finished
+     * an iteration beyond the main thread's has seen further. Mate and
+     * multi-PV searches keep the main thread's lines, which were reported,
+     * and so does a decisive main-thread score (a proof or a rule verdict). */
+    SearchThread *pick = main_t;
+    const int main_score = main_t->roots[0].score;
+    if (s->limits.mate == 0 && s->opt.multipv <= 1 && main_score != -SCORE_INF && !is_decisive(main_score))
+        for (int i = 1; i < s->nthreads; i++) {
+            SearchThread *h = s->threads[i];
+            if (h->completed_depth > pick->completed_depth && h->root_count == main_t->root_count &&
+                h->roots[0].score != -SCORE_INF && !is_decisive(h->roots[0].score))
+                pick = h;
+        }
+    const RootMove *rm = &pick->roots[0];
+    if (pick != main_t && s->cb.on_info) {
+        /* The GUI's last line should be the one the bestmove comes from. */
+        SearchInfo info;
+        fill_info(pick, rm, 1, pick->completed_depth, BOUND_EXACT, &info);
+        s->cb.on_info(s->cb.ctx, &info);
+    }
     res.best = rm->move;
     res.score = rm->score != -SCORE_INF ? rm->score : rm->prev_score != -SCORE_INF ? rm->prev_score : 0;
-    res.depth = main_t->completed_depth;
+    res.depth = pick->completed_depth;
     res.seldepth = rm->seldepth;
     res.pv_len = rm->pv_len;
     memcpy(res.pv, rm->pv, (size_t)rm->pv_len * sizeof(Move));
