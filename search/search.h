@@ -84,9 +84,9 @@ typedef struct SearchOptions {
  * budget that shrinks with the level and noise on the root moves that grows
  * as the level drops (search/params.h, SKILL_*). */
 enum { SKILL_MAX = 20 };
-/* The skill level that plays closest to an Elo rating (UCI_Elo), and the
- * rating range it maps. Uncalibrated against rated players: the mapping is
- * linear between the two ends (docs/PROTOCOL.md). */
+/* The calibrated skill level nearest in rating to an Elo (UCI_Elo), and the
+ * range UCI_Elo accepts (search/params.h, SKILL_ELO_TABLE; README,
+ * "Strength levels"). */
 enum { SKILL_ELO_MIN = 800, SKILL_ELO_MAX = 2800 };
 int search_skill_for_elo(int elo);
 

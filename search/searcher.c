@@ -26,11 +26,16 @@ void search_options_init(SearchOptions *o)
 
 int search_skill_for_elo(int elo)
 {
-    if (elo <= SKILL_ELO_MIN)
-        return 0;
-    if (elo >= SKILL_ELO_MAX)
-        return SKILL_MAX;
-    return (elo - SKILL_ELO_MIN) * SKILL_MAX / (SKILL_ELO_MAX - SKILL_ELO_MIN);
+    static const int table[][2] = SKILL_ELO_TABLE;
+    int best = SKILL_MAX, best_gap = -1;
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
+        int gap = elo > table[i][1] ? elo - table[i][1] : table[i][1] - elo;
+        if (best_gap < 0 || gap < best_gap) {
+            best = table[i][0];
+            best_gap = gap;
+        }
+    }
+    return best;
 }
 
 /* log2(x) in 1/256 units, integers only, so that every compiler and build

@@ -594,6 +594,15 @@ static void test_options(Searcher *s)
     CHECK_EQ_INT(searcher_options(s)->hash_mb, 2);
     search_options_init(&o);
     CHECK(searcher_set_options(s, &o));
+
+    /* UCI_Elo picks the calibrated level nearest in rating. */
+    CHECK_EQ_INT(search_skill_for_elo(SKILL_ELO_MAX), SKILL_MAX);
+    CHECK_EQ_INT(search_skill_for_elo(SKILL_ELO_MIN), 0);
+    CHECK_EQ_INT(search_skill_for_elo(1700), 8);
+    CHECK_EQ_INT(search_skill_for_elo(2000), 12);
+    CHECK_EQ_INT(search_skill_for_elo(2300), SKILL_MAX);
+    for (int elo = SKILL_ELO_MIN; elo < SKILL_ELO_MAX; elo += 50)
+        CHECK(search_skill_for_elo(elo) <= search_skill_for_elo(elo + 50));
 }
 
 /* Analysis proves mates (search_execute, analysis_search, prover_helper).
