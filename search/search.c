@@ -19,7 +19,20 @@ static bool adopt_helper_proof(SearchThread *t, bool report);
 
 static int evaluate(SearchThread *t)
 {
-    int v = eval_evaluate(&t->board, t->s->opt.knowledge);
+    /* The evaluation is a function of the position (its key includes the
+     * side to move) and the knowledge level only, so a cached value is
+     * exactly what eval_evaluate would return. */
+    const int knowledge = t->s->opt.knowledge;
+    EvalCacheEntry *e = &t->eval_cache[t->board.key & (EVAL_CACHE_SIZE - 1)];
+    int v;
+    if (e->key == t->board.key && e->knowledge_tag == knowledge + 1) {
+        v = e->value;
+    } else {
+        v = eval_evaluate(&t->board, knowledge);
+        e->key = t->board.key;
+        e->value = v;
+        e->knowledge_tag = knowledge + 1;
+    }
     /* Keep static scores out of the rule-win and mate bands. */
     if (v >= SCORE_RULE_MIN)
         v = SCORE_RULE_MIN - 1;
@@ -268,6 +281,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
     Move m, best_move = MOVE_NONE;
     while ((m = movepick_next(&mp)) != MOVE_NONE) {
         moves++;
+        tt_prefetch(&s->tt, board_key_after(b, m));
         if (!in_check && qs_ply > 0) {
             /* EGain bound. The victim's value bounds the SEE gain, so the
              * exchange is only computed when that bound does not prune. */
@@ -494,6 +508,9 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     t->pv_len[ply] = 0;
 
     while ((m = movepick_next(&mp)) != MOVE_NONE) {
+        /* The child's bucket is a cache miss most of the time: start loading
+         * it now, so the pruning tests below overlap the memory latency. */
+        tt_prefetch(&s->tt, board_key_after(b, m));
         const bool quiet = !board_is_capture(b, m);
         const bool special = m == mp.killers[0] || m == mp.killers[1] || m == mp.counter;
         moves++;
@@ -519,7 +536,6 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
 
         t->stack[ply].move = m;
         board_make(b, m);
-        tt_prefetch(&s->tt, b->key);
         const bool gives_check = board_in_check(b);
 
         /* Step 10c. Extensions: single replies, and checks that do not

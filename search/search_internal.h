@@ -140,6 +140,15 @@ typedef struct StackEntry {
     Move killers[2];
 } StackEntry;
 
+/* One remembered static evaluation: the position's key and the knowledge
+ * level it was computed at (stored plus one, so a zeroed entry never
+ * matches). */
+typedef struct EvalCacheEntry {
+    uint64_t key;
+    int32_t value;
+    int32_t knowledge_tag;
+} EvalCacheEntry;
+
 typedef struct SearchThread {
     struct Searcher *s;
     int id;
@@ -166,6 +175,10 @@ typedef struct SearchThread {
     RootMove roots[MAX_MOVES];
     int history[PIECE_NB][SQ_NB];
     Move counter[PIECE_NB][SQ_NB];
+    /* Static evaluations by position key. The TT keeps the eval of stored
+     * nodes only, and quiescence leaves that fail high on stand pat, or are
+     * overwritten, come back often: the cache saves re-evaluating them. */
+    EvalCacheEntry eval_cache[EVAL_CACHE_SIZE];
 } SearchThread;
 
 /* What the df-pn mate prover found (mate.c). */
