@@ -29,6 +29,7 @@
 #include "board.h"
 #include "cli.h"
 #include "commands.h"
+#include "endgame.h"
 #include "match.h"
 #include "os.h"
 #include "proc.h"
@@ -51,6 +52,8 @@ enum {
     DG_DRAW_MIN_PLY = 80,
     DG_MAX_PLIES = 400,
     DG_OPENING_TRIES = 32,
+    DG_ENDGAME_TRIES = 100000, /* random placements per endgame start (a few hundred at most are needed) */
+    DG_ENDGAME_EXTRA_PAWNS = 2, /* a side with a pawn range gets at most this many above its minimum */
     DG_PROGRESS_MS = 1000,
     DG_FEN_MAX = 128,
     DG_MAX_CONCURRENCY = 256
@@ -78,6 +81,7 @@ typedef struct DgConfig {
     int hash_mb;
     MatchBook book;
     bool quiet;
+    bool endgame_starts; /* start from random positions of the endgame table's entries */
 } DgConfig;
 
 typedef struct DgShared {
@@ -106,10 +110,160 @@ static uint64_t dg_next(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-/* Sets up game g's start: a book opening, then random legal plies. False
- * when no try gave a position that is still in play. */
-static bool dg_opening(const DgConfig *cfg, uint64_t *rng, Board *b)
+/* ------------------------------------------------- endgame-table starts */
+
+/* Points, as (rows from the own back rank, file), where a piece of a kind
+ * may stand; the grid below turns them into either colour's squares. */
+typedef struct DgPoints {
+    int n;
+    signed char p[90][2];
+} DgPoints;
+
+typedef struct DgEndgamePoints {
+    DgPoints any, king, advisor, elephant, pawn_any, pawn_high, pawn_bottom;
+} DgEndgamePoints;
+
+static void dg_points_add(DgPoints *ps, int row, int file)
 {
+    ps->p[ps->n][0] = (signed char)row;
+    ps->p[ps->n][1] = (signed char)file;
+    ps->n++;
+}
+
+static void dg_endgame_points(DgEndgamePoints *pt)
+{
+    static const signed char ADVISOR_POINTS[5][2] = {{0, 3}, {0, 5}, {1, 4}, {2, 3}, {2, 5}};
+    static const signed char ELEPHANT_POINTS[7][2] = {{0, 2}, {0, 6}, {2, 0}, {2, 4}, {2, 8}, {4, 2}, {4, 6}};
+    memset(pt, 0, sizeof *pt);
+    for (int row = 0; row < RANK_NB; row++)
+        for (int file = 0; file < FILE_NB; file++) {
+            dg_points_add(&pt->any, row, file);
+            if (row <= 2 && file >= 3 && file <= 5)
+                dg_points_add(&pt->king, row, file);
+            /* Pawns: on their own side only on the start files (rows 3-4),
+             * anywhere across the river; "high" stops short of the last row. */
+            if ((row >= 3 && row <= 4 && file % 2 == 0) || row >= 5)
+                dg_points_add(&pt->pawn_any, row, file);
+            if (row >= 5 && row <= 8)
+                dg_points_add(&pt->pawn_high, row, file);
+            if (row == 9)
+                dg_points_add(&pt->pawn_bottom, row, file);
+        }
+    for (int i = 0; i < 5; i++)
+        dg_points_add(&pt->advisor, ADVISOR_POINTS[i][0], ADVISOR_POINTS[i][1]);
+    for (int i = 0; i < 7; i++)
+        dg_points_add(&pt->elephant, ELEPHANT_POINTS[i][0], ELEPHANT_POINTS[i][1]);
+}
+
+static int dg_range(uint64_t *rng, int lo, int hi) { return lo + (int)(dg_next(rng) % (uint64_t)(hi - lo + 1)); }
+
+/* Puts `count` pieces (FEN letter `letter`) of `color` on free random points
+ * of ps. False when the points run out. */
+static bool dg_place(char grid[RANK_NB][FILE_NB], uint64_t *rng, const DgPoints *ps, int color, char letter, int count)
+{
+    for (int k = 0; k < count; k++) {
+        int free_points = 0;
+        for (int i = 0; i < ps->n; i++) {
+            int fen_row = color == RED ? RANK_NB - 1 - ps->p[i][0] : ps->p[i][0];
+            free_points += grid[fen_row][(int)ps->p[i][1]] == 0;
+        }
+        if (free_points == 0)
+            return false;
+        int pick = (int)(dg_next(rng) % (uint64_t)free_points);
+        for (int i = 0; i < ps->n; i++) {
+            int fen_row = color == RED ? RANK_NB - 1 - ps->p[i][0] : ps->p[i][0];
+            char *cell = &grid[fen_row][(int)ps->p[i][1]];
+            if (*cell == 0 && pick-- == 0) {
+                *cell = color == RED ? letter : (char)(letter - 'A' + 'a');
+                break;
+            }
+        }
+    }
+    return true;
+}
+
+static bool dg_place_side(char grid[RANK_NB][FILE_NB], uint64_t *rng, const DgEndgamePoints *pt,
+                          const EndgameSide *side, EndgamePawns pawns, int color)
+{
+    int pmax = side->pawns_max < side->pawns_min + DG_ENDGAME_EXTRA_PAWNS ? side->pawns_max
+                                                                          : side->pawns_min + DG_ENDGAME_EXTRA_PAWNS;
+    const DgPoints *pawn_points = pawns == EG_PAWNS_HIGH     ? &pt->pawn_high
+                                  : pawns == EG_PAWNS_BOTTOM ? &pt->pawn_bottom
+                                                             : &pt->pawn_any;
+    return dg_place(grid, rng, &pt->any, color, 'R', side->rooks) &&
+           dg_place(grid, rng, &pt->any, color, 'N', side->horses) &&
+           dg_place(grid, rng, &pt->any, color, 'C', side->cannons) &&
+           dg_place(grid, rng, pawn_points, color, 'P', dg_range(rng, side->pawns_min, pmax)) &&
+           dg_place(grid, rng, &pt->advisor, color, 'A', dg_range(rng, side->advisors_min, side->advisors_max)) &&
+           dg_place(grid, rng, &pt->elephant, color, 'B', dg_range(rng, side->elephants_min, side->elephants_max));
+}
+
+/* A random position of endgame-table entry `entry`, the leading side's
+ * colour and the side to move drawn at random: legal, the side to move not
+ * in check and with a move, and classified by endgame_find as that very
+ * entry (not an earlier, more specific one). False if no try gave one. */
+static bool dg_endgame_start(uint64_t *rng, int entry, Board *b)
+{
+    DgEndgamePoints pt;
+    dg_endgame_points(&pt);
+    const EndgameEntry *e = &ENDGAME_TABLE[entry];
+    for (int attempt = 0; attempt < DG_ENDGAME_TRIES; attempt++) {
+        char grid[RANK_NB][FILE_NB];
+        memset(grid, 0, sizeof grid);
+        const int strong = (int)(dg_next(rng) & 1);
+        if (!dg_place(grid, rng, &pt.king, RED, 'K', 1) || !dg_place(grid, rng, &pt.king, BLACK, 'K', 1) ||
+            !dg_place_side(grid, rng, &pt, &e->strong, e->strong_pawns, strong) ||
+            !dg_place_side(grid, rng, &pt, &e->weak, e->weak_pawns, strong ^ 1))
+            continue;
+        char fen[DG_FEN_MAX];
+        int n = 0;
+        for (int row = 0; row < RANK_NB; row++) {
+            int empty = 0;
+            for (int file = 0; file < FILE_NB; file++) {
+                if (!grid[row][file]) {
+                    empty++;
+                    continue;
+                }
+                if (empty)
+                    fen[n++] = (char)('0' + empty);
+                empty = 0;
+                fen[n++] = grid[row][file];
+            }
+            if (empty)
+                fen[n++] = (char)('0' + empty);
+            fen[n++] = row + 1 < RANK_NB ? '/' : ' ';
+        }
+        snprintf(fen + n, sizeof fen - (size_t)n, "%c - - 0 1", (dg_next(rng) & 1) ? 'w' : 'b');
+        if (!board_from_fen(b, fen, NULL, 0))
+            continue;
+        const int us = b->side;
+        GameReason why;
+        if (board_is_attacked(b, b->plist[us ^ 1][0], us) || board_in_check(b) || !board_has_legal_move(b) ||
+            endgame_find(b, strong) != entry || board_game_result(b, &why) != RESULT_NONE)
+            continue;
+        return true;
+    }
+    return false;
+}
+
+/* Sets up game g's start: a book opening (or, with --endgame-starts, a
+ * random position of table entry g mod the table size), then random legal
+ * plies. False when no try gave a position that is still in play. */
+static bool dg_opening(const DgConfig *cfg, uint64_t game, uint64_t *rng, Board *b)
+{
+    if (cfg->endgame_starts) {
+        if (!dg_endgame_start(rng, (int)(game % (uint64_t)ENDGAME_TABLE_SIZE), b))
+            return false;
+        for (int i = 0; i < cfg->random_plies; i++) {
+            MoveList list;
+            board_generate(b, GEN_ALL, &list);
+            if (list.count == 0)
+                return false;
+            board_make(b, list.moves[dg_next(rng) % (uint64_t)list.count]);
+        }
+        GameReason why;
+        return board_game_result(b, &why) == RESULT_NONE;
+    }
     for (int attempt = 0; attempt < DG_OPENING_TRIES; attempt++) {
         const MatchOpening *op = &cfg->book.items[dg_next(rng) % (uint64_t)cfg->book.count];
         if (op->startpos)
@@ -143,7 +297,7 @@ static GameResult dg_play(const DgConfig *cfg, Searcher *s, uint64_t game, Board
     uint64_t rng = cfg->seed ^ (game * 0xD1B54A32D192ED03ULL);
     dg_next(&rng);
     *npos = 0;
-    if (!dg_opening(cfg, &rng, b))
+    if (!dg_opening(cfg, game, &rng, b))
         return RESULT_DRAW; /* never seen: no playable line; counted, no positions */
     searcher_new_game(s);
     SearchLimits l;
@@ -269,10 +423,12 @@ static bool dg_repair_tail(const char *path)
 #define DG_USAGE                                                                                                 \
     "usage: chariot datagen -o FILE [--games N] [--positions N] [--nodes N] [--concurrency N]\n"               \
     "                       [--seed S] [--openings FILE] [--random-plies N] [--skip-plies N] [--hash MB]\n"    \
-    "                       [--quiet]\n"                                                                        \
+    "                       [--endgame-starts] [--quiet]\n"                                                     \
     "Self-play at fixed nodes per move; appends quiet positions as 'FEN | RESULT | SCORE' lines\n"              \
     "(result and score from Red's point of view). Defaults: --games 1000, --nodes 5000,\n"                      \
-    "--concurrency = CPUs, --random-plies 6, --skip-plies 12, --hash 8, the built-in openings.\n"
+    "--concurrency = CPUs, --random-plies 6, --skip-plies 12, --hash 8, the built-in openings.\n"              \
+    "--endgame-starts: game g starts from a random position of endgame-table entry g mod the\n"                \
+    "table size (for chariot tune --endgame-scales); random and skipped plies default to 0.\n"
 
 static bool dg_number(const char *opt, const char *v, long long lo, long long hi, long long *out)
 {
@@ -320,7 +476,7 @@ int cmd_datagen(int argc, char **argv)
     cfg.skip_plies = DG_DEFAULT_SKIP_PLIES;
     cfg.hash_mb = DG_DEFAULT_HASH_MB;
     const char *openings = NULL;
-    bool games_given = false;
+    bool games_given = false, random_given = false, skip_given = false;
     long long v;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
@@ -361,16 +517,21 @@ int cmd_datagen(int argc, char **argv)
             if (!dg_number(a, val, 0, 40, &v))
                 return 2;
             cfg.random_plies = (int)v;
+            random_given = true;
         } else if (strcmp(a, "--skip-plies") == 0) {
             if (!dg_number(a, val, 0, DG_MAX_PLIES, &v))
                 return 2;
             cfg.skip_plies = (int)v;
+            skip_given = true;
         } else if (strcmp(a, "--hash") == 0) {
             if (!dg_number(a, val, 1, 4096, &v))
                 return 2;
             cfg.hash_mb = (int)v;
         } else if (strcmp(a, "--quiet") == 0) {
             cfg.quiet = true;
+            continue;
+        } else if (strcmp(a, "--endgame-starts") == 0) {
+            cfg.endgame_starts = true;
             continue;
         } else if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
             fputs(DG_USAGE, stdout);
@@ -385,6 +546,11 @@ int cmd_datagen(int argc, char **argv)
         fputs("datagen: -o FILE is required\n" DG_USAGE, stderr);
         return 2;
     }
+    /* An endgame start is already random and already the position wanted. */
+    if (cfg.endgame_starts && !random_given)
+        cfg.random_plies = 0;
+    if (cfg.endgame_starts && !skip_given)
+        cfg.skip_plies = 0;
     if (cfg.positions > 0 && !games_given)
         cfg.games = 0; /* --positions alone: play until that many are written */
     if (cfg.concurrency < 1)
@@ -413,8 +579,9 @@ int cmd_datagen(int argc, char **argv)
     }
     pthread_mutex_init(&sh.lock, NULL);
     if (!cfg.quiet)
-        fprintf(stderr, "datagen: %s, seed %" PRIu64 ", nodes %" PRIu64 ", concurrency %d, %d openings\n", cfg.out,
-                cfg.seed, cfg.nodes, cfg.concurrency, cfg.book.count);
+        fprintf(stderr, "datagen: %s, seed %" PRIu64 ", nodes %" PRIu64 ", concurrency %d, %d %s\n", cfg.out,
+                cfg.seed, cfg.nodes, cfg.concurrency, cfg.endgame_starts ? ENDGAME_TABLE_SIZE : cfg.book.count,
+                cfg.endgame_starts ? "endgame-table entries" : "openings");
 
     dg_interrupted = 0;
     os_stop_signals_catch(dg_on_signal); /* a second Ctrl-C ends the program at once */

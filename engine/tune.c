@@ -13,15 +13,23 @@
 #include "solve.h"
 #include "tune.h"
 
+#include "endgame.h"
+
 enum { TUNE_REPORT_EVERY = 50 };
+/* An endgame entry's factor is fitted only with this many positions. */
+enum { TUNE_ENDGAME_MIN_POSITIONS = 200 };
 
 #define TUNE_USAGE                                                                                              \
     "usage: chariot tune DATA.txt [more.txt ...] -o WEIGHTS.h [--epochs N] [--lambda L] [--lr X]\n"            \
     "                    [--k K] [--threads T] [--limit N]\n"                                                   \
+    "       chariot tune DATA.txt [more.txt ...] --endgame-scales -o SCALES.h [--lambda L] [--k K]\n"          \
+    "                    [--min-positions N] [--limit N]\n"                                                     \
     "Fits every evaluation weight to 'FEN | RESULT | SCORE' lines (chariot datagen) and writes\n"              \
     "the weights header (eval/weights.h to build with them). Target: L * result + (1 - L) *\n"                  \
     "sigmoid(K * score); K is fitted to the results first unless given. Defaults: --epochs 400,\n"             \
-    "--lambda 0.5, --lr 1, --threads = CPUs.\n"
+    "--lambda 0.5, --lr 1, --threads = CPUs. With --endgame-scales it fits the endgame table's\n"              \
+    "scale factors instead (eval/endgame_scales.h; entries with fewer than --min-positions,\n"                \
+    "default 200, keep theirs).\n"
 
 typedef struct TuneProgress {
     int epochs;
@@ -91,7 +99,7 @@ static bool tune_load(const char *path, TuneSet *set, long long limit, Board *b,
         }
         eval_trace_evaluate(b, &tr);
         int n = tune_features(&tr, feat);
-        ok = tune_set_add(set, feat, n, result, score);
+        ok = tune_set_add(set, feat, n, result, score, tr.endgame_entry, tr.scale);
     }
     if (!ok)
         fprintf(stderr, "tune: out of memory after %zu positions\n", set->count);
@@ -100,13 +108,51 @@ static bool tune_load(const char *path, TuneSet *set, long long limit, Board *b,
     return ok;
 }
 
+/* --endgame-scales: fits the endgame table's factors, prints them entry by
+ * entry and writes the header. Returns the exit code. */
+static int tune_endgame_scales(const TuneSet *set, const double *w, const TuneOptions *o, long long min_positions,
+                               const char *out)
+{
+    const int n = ENDGAME_TABLE_SIZE;
+    int *scales = calloc((size_t)n, sizeof *scales);
+    long *counts = calloc((size_t)n, sizeof *counts);
+    double *before = calloc((size_t)n, sizeof *before), *after = calloc((size_t)n, sizeof *after);
+    int rc = 1;
+    if (!scales || !counts || !before || !after)
+        goto done;
+    tune_fit_endgame_scales(set, w, o->k, o->lambda, (long)min_positions, scales, counts, before, after);
+    fprintf(stderr, "tune: endgame entry                              positions  factor  error before -> after\n");
+    for (int e = 0; e < n; e++)
+        fprintf(stderr, "tune: %2d %-40s %8ld  %2d -> %2d  %.5f -> %.5f%s\n", e, ENDGAME_TABLE[e].name, counts[e],
+                ENDGAME_SCALE[e], scales[e], before[e], after[e], counts[e] < min_positions ? " (kept: too few)" : "");
+    FILE *f = fopen(out, "wb");
+    if (!f) {
+        fprintf(stderr, "tune: cannot write %s: %s\n", out, strerror(errno));
+        goto done;
+    }
+    bool written = tune_write_endgame_scales(f, scales);
+    if (fclose(f) != 0 || !written) {
+        fprintf(stderr, "tune: writing %s failed\n", out);
+        goto done;
+    }
+    fprintf(stderr, "tune: wrote %s; copy it to eval/endgame_scales.h and rebuild to play with it\n", out);
+    rc = 0;
+done:
+    free(scales);
+    free(counts);
+    free(before);
+    free(after);
+    return rc;
+}
+
 int cmd_tune(int argc, char **argv)
 {
     TuneOptions o;
     tune_options_init(&o);
     o.threads = proc_cpu_count();
     const char *out = NULL;
-    long long limit = 0, v;
+    long long limit = 0, v, min_positions = TUNE_ENDGAME_MIN_POSITIONS;
+    bool endgame_scales = false;
     const char **files = calloc((size_t)argc, sizeof *files);
     int nfiles = 0;
     if (!files)
@@ -123,6 +169,11 @@ int cmd_tune(int argc, char **argv)
             i++;
         } else if (strcmp(a, "--threads") == 0 && val && cli_parse_ll(val, 1, 256, &v)) {
             o.threads = (int)v;
+            i++;
+        } else if (strcmp(a, "--endgame-scales") == 0) {
+            endgame_scales = true;
+        } else if (strcmp(a, "--min-positions") == 0 && val && cli_parse_ll(val, 1, 1000000000000LL, &v)) {
+            min_positions = v;
             i++;
         } else if (strcmp(a, "--limit") == 0 && val && cli_parse_ll(val, 1, 1000000000000LL, &v)) {
             limit = v;
@@ -179,6 +230,10 @@ int cmd_tune(int argc, char **argv)
     if (o.k == 0) {
         o.k = tune_fit_k(&set, w, o.threads);
         fprintf(stderr, "tune: fitted k = %.6f\n", o.k);
+    }
+    if (endgame_scales) {
+        rc = tune_endgame_scales(&set, w, &o, min_positions, out);
+        goto done;
     }
     const double before = tune_error(&set, w, o.k, o.lambda, o.threads);
     fprintf(stderr, "tune: error of the current weights %.7f (lambda %.2f)\n", before, o.lambda);

@@ -8,6 +8,7 @@
 
 #include <assert.h>
 
+#include "endgame.h"
 #include "params.h"
 
 #ifdef EVAL_TRACE
@@ -396,20 +397,10 @@ static int32_t eval_king_danger(const Board *b, int us, const SideEval *enemy TR
 }
 
 /* Endings the leading side (the sign of v) can rarely or never win: the
- * factor, in SCALE_ONE units, that shrinks its score. */
-static int scale_drawish(const Board *b, int v)
+ * entry of the endgame table (endgame.c) that matches, or -1. */
+static int drawish_entry(const Board *b, int v)
 {
-    if (v == 0)
-        return SCALE_ONE;
-    int strong = v > 0 ? RED : BLACK, weak = strong ^ 1;
-    int rooks = count_of(b, strong, ROOK), minors = count_of(b, strong, HORSE) + count_of(b, strong, CANNON);
-    int pawns = count_of(b, strong, PAWN);
-    if (rooks + minors + pawns == 0)
-        return SCALE_NO_ATTACKERS;
-    if (rooks == 0 && pawns == 0 && minors == 1 &&
-        count_of(b, weak, ADVISOR) + count_of(b, weak, ELEPHANT) >= SCALE_LONE_MINOR_DEFENDERS)
-        return SCALE_LONE_MINOR;
-    return SCALE_ONE;
+    return v == 0 ? -1 : endgame_find(b, v > 0 ? RED : BLACK);
 }
 
 static int game_phase(const Board *b)
@@ -473,11 +464,13 @@ int eval_evaluate(const Board *b, int knowledge TR_PARAM)
     int phase = game_phase(b);
     int v = (score_mg(packed) * phase + score_eg(packed) * (PHASE_MAX - phase)) / PHASE_MAX;
 
-    const int scale = knowledge >= KNOW_BASIC ? scale_drawish(b, v) : SCALE_ONE;
+    const int entry = knowledge >= KNOW_BASIC ? drawish_entry(b, v) : -1;
+    const int scale = entry < 0 ? SCALE_ONE : ENDGAME_SCALE[entry];
     v = v * scale / SCALE_ONE;
 #ifdef EVAL_TRACE
     tr->phase = phase;
     tr->scale = (double)scale / SCALE_ONE;
+    tr->endgame_entry = entry;
     tr->red_to_move = b->side == RED;
 #endif
     v = b->side == RED ? v : -v;

@@ -155,12 +155,10 @@ enum { DANGER_DEF_BASE = 4, DANGER_EG_NUM = 1, DANGER_EG_DEN = 2 };
 
 /* --------------------------------------------------- drawish endings (level 1) */
 
-/* The score of the leading side is multiplied by SCALE / SCALE_ONE.
- * No rook, horse, cannon or pawn: the general cannot be mated. */
-enum { SCALE_ONE = 16, SCALE_NO_ATTACKERS = 1,
-       /* a lone horse or cannon (no rook, no pawn) against at least
-        * SCALE_LONE_MINOR_DEFENDERS advisors and elephants rarely wins */
-       SCALE_LONE_MINOR = 6, SCALE_LONE_MINOR_DEFENDERS = 2 };
+/* The score of the leading side is multiplied by a scale factor out of
+ * SCALE_ONE from the endgame table (eval/endgame.c) when its material
+ * rarely or never wins. */
+enum { SCALE_ONE = 16 };
 
 /* --------------------------------------------------------- mobility (level 2) */
 

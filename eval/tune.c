@@ -3,6 +3,8 @@
  * writer of eval/weights.h. */
 #include "tune.h"
 
+#include "endgame.h"
+
 #include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
@@ -42,7 +44,8 @@ int tune_features(const EvalTrace *tr, TuneFeature *out)
 
 /* -------------------------------------------------------------- data set */
 
-bool tune_set_add(TuneSet *set, const TuneFeature *f, int n, double result, double score)
+bool tune_set_add(TuneSet *set, const TuneFeature *f, int n, double result, double score, int endgame_entry,
+                  double scale)
 {
     if (set->count + 1 >= set->cap) {
         size_t cap = set->cap ? set->cap * 2 : 1024;
@@ -58,6 +61,14 @@ bool tune_set_add(TuneSet *set, const TuneFeature *f, int n, double result, doub
         if (!s)
             return false;
         set->score = s;
+        int16_t *e = realloc(set->endgame_entry, cap * sizeof *e);
+        if (!e)
+            return false;
+        set->endgame_entry = e;
+        float *sc = realloc(set->scale, cap * sizeof *sc);
+        if (!sc)
+            return false;
+        set->scale = sc;
         if (set->cap == 0)
             set->start[0] = 0;
         set->cap = cap;
@@ -76,6 +87,8 @@ bool tune_set_add(TuneSet *set, const TuneFeature *f, int n, double result, doub
     set->nfeat += (size_t)n;
     set->result[set->count] = (float)result;
     set->score[set->count] = (float)score;
+    set->endgame_entry[set->count] = (int16_t)endgame_entry;
+    set->scale[set->count] = (float)scale;
     set->count++;
     set->start[set->count] = set->nfeat;
     return true;
@@ -87,6 +100,8 @@ void tune_set_free(TuneSet *set)
     free(set->feat);
     free(set->result);
     free(set->score);
+    free(set->endgame_entry);
+    free(set->scale);
     memset(set, 0, sizeof *set);
 }
 
@@ -333,5 +348,74 @@ bool tune_write_weights(FILE *f, const double *w)
         }
     }
     fputs("};\n\n#endif\n", f);
+    return !ferror(f);
+}
+
+/* ------------------------------------------------------ endgame scales */
+
+void tune_fit_endgame_scales(const TuneSet *set, const double *w, double k, double lambda, long min_positions,
+                             int *scales, long *counts, double *err_before, double *err_after)
+{
+    const int n = ENDGAME_TABLE_SIZE;
+    /* err[e][s - 1]: the summed error of entry e's positions with factor s. */
+    double (*err)[SCALE_ONE] = calloc((size_t)n, sizeof *err);
+    long *cnt = calloc((size_t)n, sizeof *cnt);
+    for (int e = 0; e < n; e++)
+        scales[e] = ENDGAME_SCALE[e];
+    if (!err || !cnt) {
+        free(err);
+        free(cnt);
+        return;
+    }
+    for (size_t p = 0; p < set->count; p++) {
+        int e = set->endgame_entry[p];
+        if (e < 0 || e >= n || set->scale[p] <= 0)
+            continue;
+        /* The tempo bonus is added after the factor: take it out first. */
+        double tempo = 0, v = 0;
+        for (size_t j = set->start[p]; j < set->start[p + 1]; j++) {
+            double term = set->feat[j].value * w[set->feat[j].param];
+            if (set->feat[j].param == 2 * W_TEMPO)
+                tempo += term;
+            else
+                v += term;
+        }
+        const double unscaled = v / set->scale[p];
+        const double target = lambda * set->result[p] + (1 - lambda) * sigmoid(k * set->score[p]);
+        for (int sc = 1; sc <= SCALE_ONE; sc++) {
+            double d = sigmoid(k * (unscaled * sc / SCALE_ONE + tempo)) - target;
+            err[e][sc - 1] += d * d;
+        }
+        cnt[e]++;
+    }
+    for (int e = 0; e < n; e++) {
+        int best = scales[e];
+        if (cnt[e] >= min_positions)
+            for (int sc = 1; sc <= SCALE_ONE; sc++)
+                if (err[e][sc - 1] < err[e][best - 1])
+                    best = sc;
+        if (counts)
+            counts[e] = cnt[e];
+        if (err_before)
+            err_before[e] = cnt[e] ? err[e][scales[e] - 1] / (double)cnt[e] : 0;
+        if (err_after)
+            err_after[e] = cnt[e] ? err[e][best - 1] / (double)cnt[e] : 0;
+        scales[e] = best;
+    }
+    free(err);
+    free(cnt);
+}
+
+bool tune_write_endgame_scales(FILE *f, const int *scales)
+{
+    fputs("/* endgame_scales.h — the scale factor, out of SCALE_ONE, of each entry of\n"
+          " * ENDGAME_TABLE (eval/endgame.c), in table order. Written by `chariot tune\n"
+          " * --endgame-scales` (docs/TUNING.md); the next fit rewrites this file. */\n"
+          "#ifndef CHARIOT_EVAL_ENDGAME_SCALES_H\n#define CHARIOT_EVAL_ENDGAME_SCALES_H\n\n"
+          "/* clang-format off */\n#define ENDGAME_SCALES { \\\n",
+          f);
+    for (int e = 0; e < ENDGAME_TABLE_SIZE; e++)
+        fprintf(f, "    %d, /* %s */ \\\n", scales[e], ENDGAME_TABLE[e].name);
+    fputs("}\n/* clang-format on */\n\n#endif\n", f);
     return !ferror(f);
 }

@@ -10,7 +10,8 @@
  * rounding of its integer divisions (the taper, the king-danger factor and
  * the drawish scale: a few centipawns at most). The scale factor and the
  * king-danger multipliers are not linear and are taken as constants of the
- * position; phase weights, attack units and scale factors are not tuned. */
+ * position; phase weights and attack units are not tuned, and the endgame
+ * table's scale factors have a fit of their own (tune_fit_endgame_scales). */
 #ifndef CHARIOT_EVAL_TUNE_H
 #define CHARIOT_EVAL_TUNE_H
 
@@ -28,6 +29,7 @@ typedef struct EvalTrace {
     double eg_from_mg[W_COUNT];  /* times its middlegame value enters the endgame sum (king danger) */
     int phase;                   /* 0 .. PHASE_MAX */
     double scale;                /* drawish-ending factor, 1 when none */
+    int endgame_entry;           /* the endgame table's entry that gave it, -1 when none */
     bool red_to_move;
 } EvalTrace;
 
@@ -59,9 +61,14 @@ typedef struct TuneSet {
     size_t nfeat, featcap;
     float *result;
     float *score;
+    int16_t *endgame_entry;  /* the trace's endgame_entry (-1: none) */
+    float *scale;            /* the trace's scale */
 } TuneSet;
 
-bool tune_set_add(TuneSet *set, const TuneFeature *f, int n, double result, double score);
+/* Adds a position: its features, result, score, and the endgame entry and
+ * scale of its trace (-1 and 1 when none). */
+bool tune_set_add(TuneSet *set, const TuneFeature *f, int n, double result, double score, int endgame_entry,
+                  double scale);
 void tune_set_free(TuneSet *set);
 /* The model's evaluation of position k (Red's view, centipawns). */
 double tune_eval(const TuneSet *set, size_t k, const double *w);
@@ -87,5 +94,16 @@ void tune_adam(const TuneSet *set, double *w, const TuneOptions *o,
                void (*progress)(void *ctx, int epoch, double error), void *ctx);
 /* Writes w, rounded, as eval/weights.h. False on a write error. */
 bool tune_write_weights(FILE *f, const double *w);
+
+/* The endgame table's scale factors (eval/endgame.c), fitted one entry at a
+ * time: the factor s in 1..SCALE_ONE minimising the error over the
+ * positions of that entry, whose unscaled evaluation is the model's (w)
+ * with their own factor taken out. An entry with fewer than min_positions
+ * positions keeps its factor. Per entry: the factor (scales), its
+ * positions (counts) and the error before and after (may be NULL). */
+void tune_fit_endgame_scales(const TuneSet *set, const double *w, double k, double lambda, long min_positions,
+                             int *scales, long *counts, double *err_before, double *err_after);
+/* Writes scales as eval/endgame_scales.h. False on a write error. */
+bool tune_write_endgame_scales(FILE *f, const int *scales);
 
 #endif

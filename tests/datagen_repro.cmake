@@ -1,7 +1,8 @@
 # datagen_repro.cmake — `chariot datagen` end to end (cmake -P): the same
 # seed gives the same positions with 1 and 2 workers, every line has the
 # documented "FEN | RESULT | SCORE" form, a torn last line (a killed run) is
-# cut before appending, and bad arguments exit 2 with a message.
+# cut before appending, endgame-table starts give endgame positions, and bad
+# arguments exit 2 with a message.
 # Usage: cmake -DCHARIOT=<binary> -DWORK=<dir> [-DEMULATOR=...] -P datagen_repro.cmake
 if(NOT CHARIOT OR NOT WORK)
   message(FATAL_ERROR "usage: cmake -DCHARIOT=<binary> -DWORK=<dir> -P datagen_repro.cmake")
@@ -57,6 +58,29 @@ endif()
 foreach(line IN LISTS appended)
   if(NOT line MATCHES "\\| -?[0-9]+$")
     message(FATAL_ERROR "malformed line after append: '${line}'")
+  endif()
+endforeach()
+
+# Endgame-table starts: games begin with little material (no opening
+# position has fewer than 20 pieces), and the start is used from ply 0.
+file(REMOVE ${WORK}/dg_eg.txt)
+execute_process(COMMAND ${EMULATOR} ${CHARIOT} datagen -o ${WORK}/dg_eg.txt --endgame-starts --games 4 --nodes 500
+                        --seed 5 --concurrency 1 --quiet
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "chariot datagen --endgame-starts failed (${rc}): ${err}")
+endif()
+file(STRINGS ${WORK}/dg_eg.txt eg_lines)
+list(LENGTH eg_lines eg_count)
+if(eg_count LESS 4)
+  message(FATAL_ERROR "--endgame-starts: only ${eg_count} positions from 4 games")
+endif()
+foreach(line IN LISTS eg_lines)
+  string(REGEX REPLACE " .*" "" placement "${line}")
+  string(REGEX REPLACE "[^rnbakcpRNBAKCP]" "" pieces "${placement}")
+  string(LENGTH "${pieces}" npieces)
+  if(npieces GREATER 16 OR NOT line MATCHES "\\| (1|0|0\\.5) \\| -?[0-9]+$")
+    message(FATAL_ERROR "--endgame-starts: not an endgame line: '${line}'")
   endif()
 endforeach()
 

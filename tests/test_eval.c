@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "board.h"
+#include "endgame.h"
 #include "eval.h"
 #include "test.h"
 
@@ -227,6 +228,73 @@ static void test_sanity(void)
     CHECK(v3 < 100 && v3 < v0 / 4);
 }
 
+/* The endgame table: one position of each entry's kind (Red the stronger
+ * side), found as that entry; a colour-mirrored copy finds it for Black; and
+ * Red's score shrinks by the entry's factor. */
+static void test_endgame_table(void)
+{
+    static const struct {
+        const char *fen;
+        const char *entry;
+    } cases[] = {
+        {"3k5/9/9/9/9/9/9/4B4/4A4/2BAK4 w", "no rook, horse, cannon or pawn"},
+        {"2bk1ab2/4a4/9/9/R8/9/9/9/9/4K4 w", "R vs full defence"},
+        {"2bk2b2/4n4/9/9/R8/9/9/9/9/4K4 w", "R vs H + 2E"},
+        {"3k1a3/4a4/4c4/9/R8/9/9/9/9/4K4 w", "R vs C + 2A"},
+        {"2bk2b2/9/4c4/9/R8/9/9/9/9/4K4 w", "R vs C + 2E"},
+        {"2bk1ab2/4a4/9/9/8r/9/9/R8/9/2C1K4 w", "R + C vs R with full defence"},
+        {"3k1a3/4a4/9/2P6/8r/9/9/R8/9/4K4 w", "R + high P vs R + 2A"},
+        {"3k1a3/4a4/9/9/9/9/9/9/4N4/4K4 w", "H vs 2A"},
+        {"2bk2b2/9/9/9/9/9/9/9/4N4/4K4 w", "H vs 2E"},
+        {"2bk1a3/9/9/9/9/9/9/9/4N4/4K4 w", "H vs A + E"},
+        {"3k5/9/9/9/9/9/9/9/4N4/p3K4 w", "H vs bottom P"},
+        {"2bk1ab2/4a4/9/2P6/9/9/9/9/4N4/4K4 w", "H + P vs full defence"},
+        {"3k5/9/9/9/9/9/9/9/4C4/4K4 w", "lone C vs bare general or one advisor"},
+        {"2bk1ab2/4a4/9/9/9/9/9/4B4/4C4/4K4 w", "C without an advisor"},
+        {"2bk2b2/9/9/9/9/9/9/9/4A4/2C1K4 w", "C vs 2E"},
+        {"3k1a3/4a4/9/9/9/9/9/9/4A4/2C1K4 w", "C vs 2A"},
+        {"2bk1a3/9/9/9/9/9/9/9/4A4/2C1K4 w", "C vs A + E"},
+        {"3k5/9/4c4/9/9/9/9/9/4A4/2C1K4 w", "C vs C"},
+        {"2bk2b2/9/9/9/9/9/9/9/4A4/2C1KC3 w", "2C vs 2E"},
+        {"P2k5/9/9/9/9/9/9/9/9/4K4 w", "bottom P vs bare general"},
+        {"2bk2b2/9/9/9/9/9/P8/9/9/4K4 w", "P vs 2E"},
+        {"2bk5/9/9/2P6/9/9/9/9/9/4K4 w", "high P vs E"},
+        {"2bk1a3/9/9/2P1P4/9/9/9/9/9/4K4 w", "2 high P vs A + E"},
+    };
+    static Board b;
+    int n = (int)(sizeof cases / sizeof cases[0]);
+    CHECK_EQ_INT(n, ENDGAME_TABLE_SIZE);
+    for (int i = 0; i < n; i++) {
+        CHECK(load(&b, cases[i].fen));
+        int found = endgame_find(&b, RED);
+        if (found < 0 || strcmp(ENDGAME_TABLE[found].name, cases[i].entry) != 0)
+            fprintf(stderr, "  %s: found '%s', want '%s'\n", cases[i].fen, found < 0 ? "none" : ENDGAME_TABLE[found].name,
+                    cases[i].entry);
+        CHECK(found >= 0 && strcmp(ENDGAME_TABLE[found].name, cases[i].entry) == 0);
+        /* Where Red leads on material and tables, its full score is that
+         * lead scaled by the entry, give or take the knowledge terms. */
+        int v0 = eval_evaluate(&b, 0), v3 = eval_evaluate(&b, 3);
+        if (found >= 0 && v0 > 0 && v3 > v0 * ENDGAME_SCALE[found] / 16 + 150)
+            fprintf(stderr, "  %s: scaled %d from %d\n", cases[i].fen, v3, v0);
+        if (found >= 0 && v0 > 0)
+            CHECK(v3 <= v0 * ENDGAME_SCALE[found] / 16 + 150);
+        /* The same with colours swapped, for Black. */
+        char fen[FEN_LEN];
+        CHECK(mirror_fen(cases[i].fen, true, false, fen, sizeof fen));
+        CHECK(load(&b, fen));
+        CHECK_EQ_INT(endgame_find(&b, BLACK), found);
+    }
+    /* Positions the table must leave alone: the start, a rook against a
+     * bare general, two rooks against a full defence. */
+    CHECK(load(&b, BOARD_START_FEN));
+    CHECK_EQ_INT(endgame_find(&b, RED), -1);
+    CHECK(load(&b, "3k5/9/9/9/R8/9/9/9/9/4K4 w"));
+    CHECK_EQ_INT(endgame_find(&b, RED), -1);
+    CHECK(load(&b, "2bk1ab2/4a4/9/9/R7R/9/9/9/9/4K4 w"));
+    CHECK_EQ_INT(endgame_find(&b, RED), -1);
+    printf("endgame table: %d entries, each found on its position\n", n);
+}
+
 static void test_init_idempotent(void)
 {
     static BoardPsqTable copy;
@@ -254,6 +322,7 @@ int main(void)
     load_fens("perft.epd");
     test_init_idempotent();
     test_sanity();
+    test_endgame_table();
     test_symmetry_and_incremental();
     TEST_END();
 }

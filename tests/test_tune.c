@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "endgame.h"
 #include "eval.h"
 #include "test.h"
 #include "tune.h"
@@ -56,7 +57,7 @@ static void test_coefficients(void)
             CHECK_EQ_INT(tv, v);
             memset(&one, 0, sizeof one);
             int n = tune_features(&tr, feat);
-            CHECK(tune_set_add(&one, feat, n, 0.5, 0));
+            CHECK(tune_set_add(&one, feat, n, 0.5, 0, tr.endgame_entry, tr.scale));
             double model = tune_eval(&one, 0, w);
             tune_set_free(&one);
             int diff = (int)fabs(model - red);
@@ -96,7 +97,7 @@ static void test_synthetic(void)
             e += c * truth[i];
         }
         double target = 1 / (1 + exp(-k * e));
-        CHECK(tune_set_add(&set, f, n, target, 0));
+        CHECK(tune_set_add(&set, f, n, target, 0, -1, 1));
     }
     double *w = calloc(TUNE_PARAMS, sizeof *w);
     TuneOptions o;
@@ -124,6 +125,45 @@ static void test_synthetic(void)
     printf("synthetic: k fitted %.5f (truth %.5f)\n", kfit, k);
     CHECK(fabs(kfit - k) < 0.0005);
     free(w);
+    tune_set_free(&set);
+}
+
+/* The endgame-scale fit finds the factor the results were made with, and
+ * leaves entries without (enough) positions alone. */
+static void test_endgame_scales(void)
+{
+    enum { POSITIONS = 600, ENTRY = 1, TRUE_SCALE = 5 };
+    const double k = 0.01;
+    TuneSet set;
+    memset(&set, 0, sizeof set);
+    uint64_t rng = 777;
+    for (int p = 0; p < POSITIONS; p++) {
+        /* One feature of 1..600 cp, stored as the evaluation would give it
+         * under a factor of 3/16; the results follow 5/16. */
+        double unscaled = 1 + (double)(rng_next(&rng) % 600);
+        const double stored_scale = 3.0 / SCALE_ONE;
+        TuneFeature f = {0, (float)(unscaled * stored_scale)};
+        double target = 1 / (1 + exp(-k * unscaled * TRUE_SCALE / SCALE_ONE));
+        CHECK(tune_set_add(&set, &f, 1, target, 0, ENTRY, stored_scale));
+    }
+    double *w = calloc(TUNE_PARAMS, sizeof *w);
+    w[0] = 1;
+    int *scales = calloc((size_t)ENDGAME_TABLE_SIZE, sizeof *scales);
+    long *counts = calloc((size_t)ENDGAME_TABLE_SIZE, sizeof *counts);
+    tune_fit_endgame_scales(&set, w, k, 1.0, 100, scales, counts, NULL, NULL);
+    printf("endgame scales: entry %d fitted %d/16 (truth %d/16) from %ld positions\n", ENTRY, scales[ENTRY],
+           TRUE_SCALE, counts[ENTRY]);
+    CHECK_EQ_INT(scales[ENTRY], TRUE_SCALE);
+    CHECK(counts[ENTRY] == POSITIONS);
+    for (int e = 0; e < ENDGAME_TABLE_SIZE; e++)
+        if (e != ENTRY)
+            CHECK_EQ_INT(scales[e], ENDGAME_SCALE[e]);
+    /* Too few positions: the factor stays. */
+    tune_fit_endgame_scales(&set, w, k, 1.0, POSITIONS + 1, scales, NULL, NULL, NULL);
+    CHECK_EQ_INT(scales[ENTRY], ENDGAME_SCALE[ENTRY]);
+    free(w);
+    free(scales);
+    free(counts);
     tune_set_free(&set);
 }
 
@@ -158,6 +198,7 @@ int main(int argc, char **argv)
     eval_trace_init();
     test_coefficients();
     test_synthetic();
+    test_endgame_scales();
     if (argc > 1)
         test_writer(argv[1]);
     TEST_END();
