@@ -187,10 +187,6 @@ enum { MATE_KING_FREE_MAX = 0 };
  * disproven a mate within its bound. */
 enum { MATE_SLICE_FIRST_MS = 250, MATE_SLICE_PROVER_FACTOR = 4 };
 enum { MATE_SLICE_SEARCH_PERCENT = 150 };
-/* Once the prover has forbidden a defender's perpetual check or chase, a
- * proof is replayed on real paths before it counts (mate.c, pn_verify),
- * within MATE_VERIFY_MIN_NODES plus the prover's node count. */
-enum { MATE_VERIFY_MIN_NODES = 100000 };
 /* The prover reads the clock every this many nodes (a power of two); node
  * caps and the stop flag are checked at every node. */
 enum { MATE_CHECK_NODES = 4096 };
