@@ -136,8 +136,9 @@ enum { MATE_FIRST_SEARCH_PERCENT = 15 };
  * the prover gives way to the normal search. On mate.epd no puzzle with more
  * than MATE_SPARSE_PIECES pieces is solved by the last normal-search phase
  * (those the first phase misses fall to the prover or not at all), so the
- * prover gets most of the time there: sqyq-037's proof comes at 2.4-3.1 s. */
-enum { MATE_PROVER_TIME_PERCENT = 80 };
+ * prover keeps the rest of the time there: sqyq-313's proof comes at
+ * 4.2 s on a loaded machine (at 80% it was cut off). */
+enum { MATE_PROVER_TIME_PERCENT = 100 };
 /* In sparse endings, with at most MATE_SPARSE_PIECES pieces besides the two
  * generals, the prover stops at MATE_SPARSE_PROVER_PERCENT instead: their
  * mates are long quiet manoeuvres, which the prover's narrow tree (checks
