@@ -6,13 +6,25 @@
  * line (none, then MATE_MAX_QUIET, in two passes); a quiet move starts with
  * a higher proof number so that df-pn turns to it only when the checks look
  * hard. The defender tries every legal reply. A side without a legal move is
- * mated (stalemate loses too). A repetition of a position of
- * the current path, or the natural limit, counts as an escape for the
- * defender, so a proof is never a line the defender could leave by repeating
- * (nor one the attacker holds by perpetual check) -- except a repetition
- * in which the defender checked or chased perpetually: the Asian rules
- * forbid that move, so it is left out, and a proof that relied on it is
- * replayed on the real paths before it counts (pn_verify).
+ * mated (stalemate loses too).
+ *
+ * Repetitions. The tree is a game bounded to d plies, and the table keys a
+ * position by (position, plies left, quiet budget), not by its path. The
+ * attacker's moves ignore repetitions of the path: in the bounded game
+ * without repetition rules, "mate within d plies" depends on the position
+ * and d alone, and an attacker who always plays a move of shortest mate
+ * distance makes that distance fall at every ply, so no position of his
+ * line ever comes back (the natural limit only makes things worse for him,
+ * so a later, equal position cannot have a shorter distance either). A
+ * proof therefore holds under any repetition rule. Treating the path's
+ * repetitions as escapes for the attacker's moves too would store
+ * path-dependent disproofs in the table, which cost proofs elsewhere
+ * (sqyq-358: disproven at 0.6M nodes that way, proven at 0.34M without).
+ * The defender's moves into a repetition (any verdict) still count as his
+ * escapes: that only makes him stronger, so no false proof can come of it,
+ * and it prunes lines where he shuffles. A position seen twice before the
+ * root would be a third occurrence, which the rules judge: the natural limit
+ * and such positions end the attack for either side's move.
  * Lines are bounded to 2N-1 plies; a proof is then tightened (re-proved with
  * a shorter bound) while the budget lasts, so the length reported is the
  * shortest the prover could certify. Only proofs are ever reported, and a
@@ -68,6 +80,11 @@ typedef struct PnProver {
     bool r60_in_key;      /* the natural limit can fall inside the tree */
     PnBucket *table;
     uint64_t mask;        /* bucket count - 1 */
+    /* Keys seen at least twice before the root since the last capture: a
+     * third occurrence, which the rules judge (at most one in two of the
+     * BOARD_RULE60_PLIES positions of a window can be one). */
+    uint64_t prerep[BOARD_RULE60_PLIES / 2 + 1];
+    int prerep_count;
     PnChild *kids;        /* MAX_MOVES children per recursion level */
     int levels;
     const Move *only;     /* root move list */
@@ -79,8 +96,6 @@ typedef struct PnProver {
     bool wall;            /* the budget holds while pondering too (a turn of analysis) */
     int64_t budget_ms;
     bool stopped;         /* the whole prover must stop */
-    bool forbade;         /* a defender move was ruled out as a perpetual check or chase: the table's
-                           * proofs may then depend on the path (see pn_verify) */
     bool run_stopped;     /* this run hit its own cap */
 } PnProver;
 
@@ -199,36 +214,58 @@ static uint32_t pn_add(uint32_t a, uint32_t b)
     return s >= PN_INF ? PN_INF - 1 : (uint32_t)s;
 }
 
-/* A repetition (any verdict) or the natural limit ends the attack: the
- * defender is not mated there, whoever the rules blame. */
-static bool pn_escaped_by_rule(PnProver *p)
+/* Collects the keys seen at least twice before the root (since the last
+ * capture: a position after a capture cannot equal one before it). */
+static void pn_collect_prerep(PnProver *p)
 {
-    Board *b = p->b;
-    int r60 = board_rule60(b);
-    if (r60 >= 4 && board_repetition(b, p->root_ply, 2) != REP_NONE)
-        return true;
-    return r60 >= BOARD_RULE60_PLIES;
+    const Board *b = p->b;
+    int window = b->hist[p->root_ply].rule60;
+    if (window > p->root_ply)
+        window = p->root_ply;
+    /* From BOARD_RULE60_PLIES on, every move but a capture ends the attack
+     * by the natural limit, and after a capture nothing can repeat. */
+    if (window > BOARD_RULE60_PLIES)
+        window = BOARD_RULE60_PLIES;
+    const int lo = p->root_ply - window;
+    p->prerep_count = 0;
+    for (int j = p->root_ply - 1; j >= lo; j--) {
+        const uint64_t key = b->hist[j].key;
+        bool twice = false, known = false;
+        for (int k = j - 2; k >= lo && !twice; k -= 2)
+            twice = b->hist[k].key == key;
+        for (int i = 0; i < p->prerep_count && !known; i++)
+            known = p->prerep[i] == key;
+        if (twice && !known)
+            p->prerep[p->prerep_count++] = key;
+    }
 }
 
-/* What the rules make of the defender's move just made. */
-typedef enum PnRule {
-    PN_RULE_NONE = 0,  /* nothing: the attack goes on */
-    PN_RULE_ESCAPE,    /* a draw (repetition without fault, the natural limit) or the attacker at fault */
-    PN_RULE_FORBIDDEN  /* the defender checked or chased perpetually: under the Asian rules he must
-                        * play another move (a GUI sends it as a banmove), so this one is no escape */
-} PnRule;
+/* The attacker's move to key_after (r60_after plies since a capture) ends
+ * the attack by rule: the natural limit, or a third occurrence of a
+ * position of the game before the root. The path's own repetitions do not
+ * count (see the top of the file). */
+static bool pn_attacker_move_escapes(const PnProver *p, uint64_t key_after, int r60_after)
+{
+    if (r60_after >= BOARD_RULE60_PLIES)
+        return true;
+    for (int i = 0; i < p->prerep_count; i++)
+        if (p->prerep[i] == key_after)
+            return true;
+    return false;
+}
 
-static PnRule pn_defender_rule(PnProver *p)
+/* The defender's move just made ends the attack by rule: the natural limit,
+ * or any repetition (of the path, or a third occurrence of a position before
+ * the root), whoever the rules blame. A defender who checks or chases
+ * perpetually would be banned from it, but counting his repetition as an
+ * escape only makes him stronger, so no false mate can come of it. */
+static bool pn_defender_escapes(PnProver *p)
 {
     Board *b = p->b;
     int r60 = board_rule60(b);
     if (r60 >= BOARD_RULE60_PLIES)
-        return PN_RULE_ESCAPE;
-    if (r60 < 4)
-        return PN_RULE_NONE;
-    RepVerdict v = board_repetition(b, p->root_ply, 2);
-    /* The attacker is to move: REP_WIN means the defender was at fault. */
-    return v == REP_NONE ? PN_RULE_NONE : v == REP_WIN ? PN_RULE_FORBIDDEN : PN_RULE_ESCAPE;
+        return true;
+    return r60 >= 4 && board_repetition(b, p->root_ply, 2) != REP_NONE;
 }
 
 /* Current numbers of a child (from the table, else its starting values). */
@@ -267,7 +304,6 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
     /* An attacker in check may answer with any evasion at no quiet cost:
      * the evasion is forced, and the defender spent a move to force it. */
     const bool evading = attacker && board_in_check(b);
-    Move forbidden = MOVE_NONE; /* a defender move ruled out by the repetition rules */
     int n = 0;
     for (int i = 0; i < list.count; i++) {
         Move m = list.moves[i];
@@ -288,13 +324,12 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
                 continue;
             }
         }
-        /* Only a child whose key was seen since the last capture, or that
-         * reaches the natural limit, can end the attack by rule; the others
-         * need not be made to rule it out. */
         const int r60 = board_rule60_after(b, m);
         const uint64_t key_after = board_key_after(b, m);
-        const bool rule_possible = r60 >= BOARD_RULE60_PLIES || board_may_repeat_key(b, key_after, r60);
         if (attacker) {
+            /* Made only when it ends the attack by rule (unless it mates)
+             * or when its replies must be counted. */
+            const bool rule_end = pn_attacker_move_escapes(p, key_after, r60);
             const uint8_t cq = (uint8_t)(check || evading ? q : q - 1);
             const uint64_t key = pn_key_of(p, key_after, r60, d - 1, cq);
             /* A check's starting proof number is the defender's reply
@@ -306,12 +341,11 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
                 return -1;
             }
             int replies = -1;
-            if (rule_possible || (check && !known)) {
+            if (rule_end || (check && !known)) {
                 board_make(b, m);
-                if (check && !known)
-                    replies = board_count_legal(b);
-                bool escaped = replies != 0 && rule_possible && pn_escaped_by_rule(p);
+                replies = check && !known ? board_count_legal(b) : board_has_legal_move(b) ? -1 : 0;
                 board_unmake(b);
+                bool escaped = replies != 0 && rule_end;
                 if (replies == 0) {
                     *mate = m;
                     return -1;
@@ -333,18 +367,16 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
             c->pn0 = replies > 0 ? (uint32_t)replies : check ? 1 : MATE_QUIET_PN;
             c->dn0 = 1;
         } else {
-            if (rule_possible) {
+            /* Only a child whose key was seen since the last capture, or
+             * that reaches the natural limit, can end the attack by rule;
+             * the others need not be made to rule it out. */
+            if (r60 >= BOARD_RULE60_PLIES || board_may_repeat_key(b, key_after, r60)) {
                 board_make(b, m);
-                PnRule rule = pn_defender_rule(p);
+                bool escaped = pn_defender_escapes(p);
                 board_unmake(b);
-                if (rule == PN_RULE_ESCAPE) {
+                if (escaped) {
                     *mate = m;
                     return -2;
-                }
-                if (rule == PN_RULE_FORBIDDEN) {
-                    p->forbade = true;
-                    forbidden = m;
-                    continue;
                 }
             }
             PnChild *c = &kids[n++];
@@ -356,12 +388,6 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
             c->pn0 = 1;
             c->dn0 = 1;
         }
-    }
-    /* A defender left with forbidden moves only is not mated on the board:
-     * a proof must end where he has no legal move, so he escapes here. */
-    if (!attacker && n == 0 && forbidden != MOVE_NONE) {
-        *mate = forbidden;
-        return -2;
     }
     return n;
 }
@@ -581,61 +607,6 @@ static int pn_main_line(PnProver *p, int d, int q, int len, Move *pv, int max)
     return n;
 }
 
-/* ------------------------------------------------------------- verification */
-
-/* Replays a proof on the real paths (d plies left, quiet budget q), without
- * trusting the table's numbers: the attacker plays the table's proving move,
- * and every defender reply is followed, the repetition rules judged on the
- * path actually played. Needed once a defender move was forbidden
- * (p->forbade): the table keys a position without its path, so a proof that
- * relied on a perpetual-check ban could be reused where the ban does not
- * apply. Returns false when the proof does not hold or *budget runs out. */
-static bool pn_verify(PnProver *p, int d, int q, uint64_t *budget)
-{
-    Board *b = p->b;
-    if (d <= 0 || *budget == 0 || p->stopped)
-        return false;
-    (*budget)--;
-    if (b->side == p->attacker) {
-        const PnEntry *e = pn_probe(p, pn_key(p, d, q));
-        if (!e || e->pn != 0 || e->move == MOVE_NONE || !board_is_legal(b, e->move))
-            return false;
-        const Move m = e->move;
-        const int cq = board_gives_check(b, m) || board_in_check(b) ? q : q - 1;
-        if (cq < 0)
-            return false;
-        board_make(b, m);
-        bool ok = !board_has_legal_move(b) || (!pn_escaped_by_rule(p) && pn_verify(p, d - 1, cq, budget));
-        board_unmake(b);
-        return ok;
-    }
-    MoveList list;
-    board_generate(b, GEN_ALL, &list);
-    if (list.count == 0)
-        return true;
-    int followed = 0;
-    for (int i = 0; i < list.count; i++) {
-        board_make(b, list.moves[i]);
-        PnRule rule = pn_defender_rule(p);
-        bool ok = rule == PN_RULE_FORBIDDEN || (rule == PN_RULE_NONE && pn_verify(p, d - 1, q, budget));
-        board_unmake(b);
-        if (!ok)
-            return false;
-        followed += rule == PN_RULE_NONE;
-    }
-    return followed > 0;
-}
-
-/* Whether the proof of the root (bound d, quiet budget q) stands: always,
- * unless a defender move was forbidden somewhere (see pn_verify). */
-static bool pn_proof_holds(PnProver *p, int d, int q)
-{
-    if (!p->forbade)
-        return true;
-    uint64_t budget = MATE_VERIFY_MIN_NODES + p->nodes;
-    return pn_verify(p, d, q, &budget);
-}
-
 /* ------------------------------------------------------------- driver */
 
 /* Hands a proof with its line to the caller's on_proof, if any. */
@@ -668,6 +639,7 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
     p.root_ply = t->root_ply;
     p.attacker = t->board.side;
     p.r60_in_key = board_rule60(&t->board) + 2 * max_moves >= BOARD_RULE60_PLIES;
+    pn_collect_prerep(&p);
     uint64_t buckets = (uint64_t)1 << MATE_TABLE_BITS;
     /* calloc maps zeroed pages lazily, so a short proof touches little of
      * the table; one spare bucket leaves room to align it to a cache line. */
@@ -722,8 +694,6 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
 
     /* Step 3. Tighten: re-prove with a shorter bound while that succeeds
      * and the tightening budget lasts; keep the line of the last proof. */
-    if (r == 1 && !pn_proof_holds(&p, d, q))
-        r = -1;
     if (r == 1 && len > 0) {
         out->proven = true;
         out->moves = (len + 1) / 2;
@@ -742,7 +712,7 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
         while (len > 1 && !p.stopped && !p.run_stopped) {
             int shorter = 0;
             d = len - 2;
-            if (pn_run(&p, d, q, &shorter) != 1 || shorter <= 0 || shorter >= len || !pn_proof_holds(&p, d, q))
+            if (pn_run(&p, d, q, &shorter) != 1 || shorter <= 0 || shorter >= len)
                 break;
             len = shorter;
             Move pv[MAX_PLY];

@@ -135,12 +135,20 @@ enum { MATE_TABLE_BITS = 20 };
  * limit (or of the node limit), then the prover until MATE_PROVER_TIME_PERCENT
  * of it has passed since the start, then the normal search again. */
 enum { MATE_FIRST_SEARCH_PERCENT = 15 };
+/* ...but only this share with more than MATE_SPARSE_PIECES pieces: there
+ * the prover proves most puzzles that the first phase does not settle at
+ * once within a few hundred thousand nodes (sqyq-028, -115, -007: 4k to
+ * 83k), and the mates it misses it mostly disproves, after which the normal
+ * search resumes. mate.epd (5 s, loaded machine): within 1 s 133 -> 136,
+ * p90 0.34-0.37 s -> 0.26 s, still 139 solved (3%: the same). */
+enum { MATE_DENSE_FIRST_SEARCH_PERCENT = 5 };
 /* Share of a timed search's hard limit (or of its node limit) after which
  * the prover gives way to the normal search. On mate.epd no puzzle with more
  * than MATE_SPARSE_PIECES pieces is solved by the last normal-search phase
  * (those the first phase misses fall to the prover or not at all), so the
- * prover gets most of the time there: sqyq-037's proof comes at 2.4-3.1 s. */
-enum { MATE_PROVER_TIME_PERCENT = 80 };
+ * prover keeps the rest of the time there: sqyq-313's proof comes at
+ * 4.2 s on a loaded machine (at 80% it was cut off). */
+enum { MATE_PROVER_TIME_PERCENT = 100 };
 /* In sparse endings, with at most MATE_SPARSE_PIECES pieces besides the two
  * generals, the prover stops at MATE_SPARSE_PROVER_PERCENT instead: their
  * mates are long quiet manoeuvres, which the prover's narrow tree (checks
@@ -190,10 +198,6 @@ enum { MATE_KING_FREE_MAX = 0 };
  * disproven a mate within its bound. */
 enum { MATE_SLICE_FIRST_MS = 250, MATE_SLICE_PROVER_FACTOR = 4 };
 enum { MATE_SLICE_SEARCH_PERCENT = 150 };
-/* Once the prover has forbidden a defender's perpetual check or chase, a
- * proof is replayed on real paths before it counts (mate.c, pn_verify),
- * within MATE_VERIFY_MIN_NODES plus the prover's node count. */
-enum { MATE_VERIFY_MIN_NODES = 100000 };
 /* The prover reads the clock every this many nodes (a power of two); node
  * caps and the stop flag are checked at every node. */
 enum { MATE_CHECK_NODES = 4096 };

@@ -324,6 +324,8 @@ static void test_mates(Searcher *s)
 /* Node budget of the prover in these tests: far above what the short
  * puzzles need, small enough to keep the test fast under sanitizers. */
 enum { PROVER_TEST_NODES = 200000 };
+/* ...and for the one long mate among them. */
+enum { PROVER_LONG_TEST_NODES = 500000 };
 
 /* Replays a prover line on a copy of b: every move legal, and it ends with
  * the defender (the side not to move at b) without a legal move. */
@@ -401,6 +403,29 @@ static void test_mate_prover(Searcher *s)
     MateProof p;
     CHECK_EQ_INT(search_test_mate_prove(s, b, 10, PROVER_TEST_NODES, &p), 0);
     CHECK(!p.proven);
+
+    /* sqyq-358, a mate in 16 with quiet moves. When any repetition of the
+     * path ended the attack, the table's path-free keys carried those
+     * escapes to other paths and the prover disproved it (619k nodes); the
+     * attacker's moves now ignore the path's repetitions and it is proven
+     * (336k nodes), by a line that repeats no position. */
+    b = load("5a3/4a4/5k3/9/6P1R/9/1pp6/3A5/1n1KA4/4r4 w - - 0 1");
+    CHECK_EQ_INT(search_test_mate_prove(s, b, 16, PROVER_LONG_TEST_NODES, &p), 16);
+    CHECK(prover_line_mates(b, &p));
+    {
+        static Board walk;
+        walk = *b;
+        uint64_t keys[MAX_PLY + 1];
+        keys[0] = walk.key;
+        bool repeats = false;
+        for (int i = 0; i < p.pv_len && i < MAX_PLY; i++) {
+            board_make(&walk, p.pv[i]);
+            keys[i + 1] = walk.key;
+            for (int j = 0; j <= i; j++)
+                repeats |= keys[j] == walk.key;
+        }
+        CHECK(!repeats);
+    }
 
     /* A lone rook against a full defence: no mate by checks (or two quiet
      * moves) in 5, the defender always has a non-losing reply. */
