@@ -246,24 +246,28 @@ static bool dg_endgame_start(uint64_t *rng, int entry, Board *b)
     return false;
 }
 
+/* Plays cfg->random_plies random legal plies on b. True when the game is
+ * still in play afterwards. */
+static bool dg_random_plies(const DgConfig *cfg, uint64_t *rng, Board *b)
+{
+    for (int i = 0; i < cfg->random_plies; i++) {
+        MoveList list;
+        board_generate(b, GEN_ALL, &list);
+        if (list.count == 0)
+            return false;
+        board_make(b, list.moves[dg_next(rng) % (uint64_t)list.count]);
+    }
+    GameReason why;
+    return board_game_result(b, &why) == RESULT_NONE;
+}
+
 /* Sets up game g's start: a book opening (or, with --endgame-starts, a
  * random position of table entry g mod the table size), then random legal
  * plies. False when no try gave a position that is still in play. */
 static bool dg_opening(const DgConfig *cfg, uint64_t game, uint64_t *rng, Board *b)
 {
-    if (cfg->endgame_starts) {
-        if (!dg_endgame_start(rng, (int)(game % (uint64_t)ENDGAME_TABLE_SIZE), b))
-            return false;
-        for (int i = 0; i < cfg->random_plies; i++) {
-            MoveList list;
-            board_generate(b, GEN_ALL, &list);
-            if (list.count == 0)
-                return false;
-            board_make(b, list.moves[dg_next(rng) % (uint64_t)list.count]);
-        }
-        GameReason why;
-        return board_game_result(b, &why) == RESULT_NONE;
-    }
+    if (cfg->endgame_starts)
+        return dg_endgame_start(rng, (int)(game % (uint64_t)ENDGAME_TABLE_SIZE), b) && dg_random_plies(cfg, rng, b);
     for (int attempt = 0; attempt < DG_OPENING_TRIES; attempt++) {
         const MatchOpening *op = &cfg->book.items[dg_next(rng) % (uint64_t)cfg->book.count];
         if (op->startpos)
@@ -276,15 +280,7 @@ static bool dg_opening(const DgConfig *cfg, uint64_t game, uint64_t *rng, Board 
             if (ok)
                 board_make(b, op->moves[i]);
         }
-        for (int i = 0; i < cfg->random_plies && ok; i++) {
-            MoveList list;
-            board_generate(b, GEN_ALL, &list);
-            ok = list.count > 0;
-            if (ok)
-                board_make(b, list.moves[dg_next(rng) % (uint64_t)list.count]);
-        }
-        GameReason why;
-        if (ok && board_game_result(b, &why) == RESULT_NONE)
+        if (ok && dg_random_plies(cfg, rng, b))
             return true;
     }
     return false;

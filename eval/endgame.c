@@ -74,8 +74,9 @@ static bool pawns_are(const Board *b, int color, EndgamePawns kind)
 {
     if (kind == EG_PAWNS_ANY)
         return true;
-    for (int sq = 0; sq < SQ_NB; sq++) {
-        if (b->sq[sq] != piece_make(color, PAWN))
+    for (int s = BOARD_SLOT_FIRST[PAWN]; s < BOARD_SLOT_FIRST[PAWN] + BOARD_SLOT_COUNT[PAWN]; s++) {
+        int sq = b->plist[color][s];
+        if (sq == SQ_NONE)
             continue;
         int rr = color == RED ? sq_rank(sq) : RANK_NB - 1 - sq_rank(sq);
         bool bottom = rr == RANK_NB - 1, high = rr >= RANK_NB / 2 && !bottom;

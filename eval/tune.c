@@ -44,31 +44,31 @@ int tune_features(const EvalTrace *tr, TuneFeature *out)
 
 /* -------------------------------------------------------------- data set */
 
+/* p grown to n elements of `size` bytes; p itself (and *ok cleared) when
+ * memory runs out, so the caller keeps what it had. */
+static void *grow_array(void *p, size_t n, size_t size, bool *ok)
+{
+    void *q = realloc(p, n * size);
+    if (!q) {
+        *ok = false;
+        return p;
+    }
+    return q;
+}
+
 bool tune_set_add(TuneSet *set, const TuneFeature *f, int n, double result, double score, int endgame_entry,
                   double scale)
 {
     if (set->count + 1 >= set->cap) {
         size_t cap = set->cap ? set->cap * 2 : 1024;
-        size_t *st = realloc(set->start, (cap + 1) * sizeof *st);
-        if (!st)
+        bool ok = true;
+        set->start = grow_array(set->start, cap + 1, sizeof *set->start, &ok);
+        set->result = grow_array(set->result, cap, sizeof *set->result, &ok);
+        set->score = grow_array(set->score, cap, sizeof *set->score, &ok);
+        set->endgame_entry = grow_array(set->endgame_entry, cap, sizeof *set->endgame_entry, &ok);
+        set->scale = grow_array(set->scale, cap, sizeof *set->scale, &ok);
+        if (!ok)
             return false;
-        set->start = st;
-        float *r = realloc(set->result, cap * sizeof *r);
-        if (!r)
-            return false;
-        set->result = r;
-        float *s = realloc(set->score, cap * sizeof *s);
-        if (!s)
-            return false;
-        set->score = s;
-        int16_t *e = realloc(set->endgame_entry, cap * sizeof *e);
-        if (!e)
-            return false;
-        set->endgame_entry = e;
-        float *sc = realloc(set->scale, cap * sizeof *sc);
-        if (!sc)
-            return false;
-        set->scale = sc;
         if (set->cap == 0)
             set->start[0] = 0;
         set->cap = cap;
@@ -77,10 +77,10 @@ bool tune_set_add(TuneSet *set, const TuneFeature *f, int n, double result, doub
         size_t cap = set->featcap ? set->featcap * 2 : 65536;
         while (cap < set->nfeat + (size_t)n)
             cap *= 2;
-        TuneFeature *nf = realloc(set->feat, cap * sizeof *nf);
-        if (!nf)
+        bool ok = true;
+        set->feat = grow_array(set->feat, cap, sizeof *set->feat, &ok);
+        if (!ok)
             return false;
-        set->feat = nf;
         set->featcap = cap;
     }
     memcpy(set->feat + set->nfeat, f, (size_t)n * sizeof *f);
@@ -371,16 +371,13 @@ void tune_fit_endgame_scales(const TuneSet *set, const double *w, double k, doub
         int e = set->endgame_entry[p];
         if (e < 0 || e >= n || set->scale[p] <= 0)
             continue;
-        /* The tempo bonus is added after the factor: take it out first. */
-        double tempo = 0, v = 0;
-        for (size_t j = set->start[p]; j < set->start[p + 1]; j++) {
-            double term = set->feat[j].value * w[set->feat[j].param];
-            if (set->feat[j].param == 2 * W_TEMPO)
-                tempo += term;
-            else
-                v += term;
-        }
-        const double unscaled = v / set->scale[p];
+        /* The tempo bonus is added after the factor: take it out first
+         * (tune_features puts it last). */
+        const size_t last = set->start[p + 1] - 1;
+        const double tempo = set->start[p + 1] > set->start[p] && set->feat[last].param == 2 * W_TEMPO
+                                 ? set->feat[last].value * w[2 * W_TEMPO]
+                                 : 0;
+        const double unscaled = (tune_eval(set, p, w) - tempo) / set->scale[p];
         const double target = lambda * set->result[p] + (1 - lambda) * sigmoid(k * set->score[p]);
         for (int sc = 1; sc <= SCALE_ONE; sc++) {
             double d = sigmoid(k * (unscaled * sc / SCALE_ONE + tempo)) - target;

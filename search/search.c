@@ -281,7 +281,6 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
     Move m, best_move = MOVE_NONE;
     while ((m = movepick_next(&mp)) != MOVE_NONE) {
         moves++;
-        tt_prefetch(&s->tt, board_key_after(b, m));
         if (!in_check && qs_ply > 0) {
             /* EGain bound. The victim's value bounds the SEE gain, so the
              * exchange is only computed when that bound does not prune. */
@@ -294,6 +293,9 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
                 continue;
             }
         }
+        /* Most captures here fall to the EGain bound above, so the child's
+         * bucket is prefetched only for those searched. */
+        tt_prefetch(&s->tt, board_key_after(b, m));
         board_make(b, m);
         int v = -qsearch(t, -beta, -alpha, ply + 1, qs_ply + 1);
         board_unmake(b);
