@@ -712,6 +712,11 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
         while (len > 1 && !p.stopped && !p.run_stopped) {
             int shorter = 0;
             d = len - 2;
+            /* A fresh table for each shorter bound: the passes before filled
+             * it with their solved entries, which the replacement keeps
+             * (MATE_SOLVED_WORK_BITS) although the new bound's keys rarely
+             * meet them, so the new pass would thrash in what is left. */
+            memset(table_mem, 0, ((size_t)buckets + 1) * sizeof(PnBucket));
             if (pn_run(&p, d, q, &shorter) != 1 || shorter <= 0 || shorter >= len)
                 break;
             len = shorter;
