@@ -175,6 +175,10 @@ enum { MATE_SOLVED_WORK_BITS = 20 };
  * MATE_TIGHTEN_MIN_NODES plus 1/MATE_TIGHTEN_DIV of the nodes of the proof. */
 enum { MATE_TIGHTEN_MIN_NODES = 20000 };
 enum { MATE_TIGHTEN_DIV = 8 };
+/* Each tightening pass starts with a clear table once the passes since the
+ * last clearing have spent buckets / MATE_CLEAR_DIV nodes (a node stores a
+ * few entries, so fewer leave most of the table free). */
+enum { MATE_CLEAR_DIV = 8 };
 /* Analysis (a search without "go mate N": go infinite, go ponder, clocked
  * searches) runs the prover beside the search, bounded to mates of at most
  * MATE_ANALYSIS_MOVES moves; tightening then reports shorter ones. */
