@@ -709,9 +709,20 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
          * sqyq-358 and sqyq-037 were shown as mates in 20, not 16 and 18). */
         if (s->limits.mate == 0)
             p.run_limit = 0;
+        uint64_t cleared_at = 0;
         while (len > 1 && !p.stopped && !p.run_stopped) {
             int shorter = 0;
             d = len - 2;
+            /* A fresh table for each shorter bound: the passes before filled
+             * it with their solved entries, which the replacement keeps
+             * (MATE_SOLVED_WORK_BITS) although the new bound's keys rarely
+             * meet them, so the new pass would thrash in what is left. Not
+             * after short passes, which used little of it: clearing all of
+             * it costs tens of milliseconds. */
+            if (p.nodes - cleared_at >= buckets / MATE_CLEAR_DIV) {
+                memset(table_mem, 0, ((size_t)buckets + 1) * sizeof(PnBucket));
+                cleared_at = p.nodes;
+            }
             if (pn_run(&p, d, q, &shorter) != 1 || shorter <= 0 || shorter >= len)
                 break;
             len = shorter;

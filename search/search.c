@@ -1266,10 +1266,10 @@ static bool root_has_check(SearchThread *t)
     return false;
 }
 
-/* The opponent's general is short of squares: at most MATE_KING_FREE_MAX
- * of the palace points next to it are neither held by its own pieces nor
- * attacked by the side to move (as the board stands). */
-static bool king_boxed(const Board *b)
+/* The opponent's general is short of squares: at most max_free of the
+ * palace points next to it are neither held by its own pieces nor attacked
+ * by the side to move (as the board stands). */
+static bool king_boxed(const Board *b, int max_free)
 {
     static const int steps[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
     const int them = b->side ^ 1;
@@ -1285,7 +1285,7 @@ static bool king_boxed(const Board *b)
             continue;
         free_squares += !board_is_attacked(b, sq, b->side);
     }
-    return free_squares <= MATE_KING_FREE_MAX;
+    return free_squares <= max_free;
 }
 
 /* Helper 1 in analysis: the mate prover instead of the Lazy SMP search, then
@@ -1297,7 +1297,7 @@ static void prover_helper(SearchThread *t)
 {
     Searcher *s = t->s;
     const bool timed = s->tm.timed && !s->limits.infinite;
-    if (timed && !(root_has_check(t) && king_boxed(&t->board)))
+    if (timed && !(root_has_check(t) && king_boxed(&t->board, MATE_KING_FREE_MAX)))
         return;
     MateProof proof;
     mate_prove(t, MATE_ANALYSIS_MOVES, 0, timed ? MATE_HELPER_TIMED_PERCENT : 100, on_helper_proof, &proof);
@@ -1314,13 +1314,24 @@ static void prover_helper(SearchThread *t)
 static void analysis_search(SearchThread *t)
 {
     Searcher *s = t->s;
-    /* Only forcing positions get turns. Sparse endings do not: their long
-     * quiet mates are the search's (mate.epd: ttxq-cg174, found by the
-     * search alone at 4 s, was lost to the prover's turns). */
-    if (piece_count(&t->board) <= MATE_SPARSE_PIECES || !root_has_check(t) || !king_boxed(&t->board)) {
+    /* Only forcing positions get turns; in small endings the general may
+     * have a free point or two (see MATE_SLICE_ENDING_PIECES). Sparse
+     * endings do not: their long quiet mates are the search's (mate.epd:
+     * ttxq-cg174, found by the search alone at 4 s, was lost to the
+     * prover's turns). */
+    const int pieces = piece_count(&t->board);
+    const int max_free = pieces <= MATE_SLICE_ENDING_PIECES ? MATE_SLICE_KING_FREE_MAX : MATE_KING_FREE_MAX;
+    if (pieces <= MATE_SPARSE_PIECES || !root_has_check(t) || !king_boxed(&t->board, max_free)) {
         iterate(t);
         return;
     }
+    /* A position let in only by the endings' wider test keeps its turns
+     * only once the prover has proven a mate: the search finds many of
+     * those mates itself and needs the time (mate.epd: ttxq-cg271, found
+     * by the search at 1.5-2.5 s on a loaded machine, was lost when the
+     * prover took turns there without proving it). */
+    const bool tentative = !king_boxed(&t->board, MATE_KING_FREE_MAX);
+    bool proven_once = false;
     int64_t search_end = MATE_SLICE_FIRST_MS;
     int bound = MATE_ANALYSIS_MOVES;
     for (;;) {
@@ -1341,9 +1352,11 @@ static void analysis_search(SearchThread *t)
         publish_nodes(t);
         if (atomic_load(&s->stop))
             return;
-        if (proof.proven)
+        if (proof.proven) {
             bound = proof.moves - 1;
-        const bool settled = proof.disproven || bound < 1;
+            proven_once = true;
+        }
+        const bool settled = proof.disproven || bound < 1 || (tentative && !proven_once);
         /* The iterations done stand; the search resumes after them. */
         t->completed_depth = done;
         t->start_depth = done + 1;
