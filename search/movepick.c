@@ -128,6 +128,37 @@ static void take_or_generate(MovePicker *mp, GenType type)
     mp->list.count = n;
 }
 
+/* Enters the quiet stage: the quiet moves, scored by history. */
+static void start_quiets(MovePicker *mp)
+{
+    take_or_generate(mp, GEN_QUIETS);
+    for (int i = 0; i < mp->list.count; i++)
+        mp->scores[i] = quiet_score(mp, mp->list.moves[i]);
+    mp->idx = 0;
+    mp->stage = ST_QUIETS;
+}
+
+int movepick_skip_quiets(MovePicker *mp)
+{
+    if (mp->stage == ST_QUIETS_GEN)
+        start_quiets(mp);
+    if (mp->stage != ST_QUIETS)
+        return SKIP_NOT_AT_QUIETS;
+    /* The moves the quiet stage has yet to return are the non-special ones
+     * left in the list, whatever their order. */
+    int n = 0;
+    for (int i = mp->idx; i < mp->list.count; i++) {
+        Move m = mp->list.moves[i];
+        if (is_special(mp, m))
+            continue;
+        if (board_gives_check(mp->b, m))
+            return SKIP_QUIET_CHECK;
+        n++;
+    }
+    mp->idx = mp->list.count;
+    return n;
+}
+
 Move movepick_next(MovePicker *mp)
 {
     const Board *b = mp->b;
@@ -178,11 +209,7 @@ Move movepick_next(MovePicker *mp)
                 return mp->counter;
             break;
         case ST_QUIETS_GEN:
-            take_or_generate(mp, GEN_QUIETS);
-            for (int i = 0; i < mp->list.count; i++)
-                mp->scores[i] = quiet_score(mp, mp->list.moves[i]);
-            mp->idx = 0;
-            mp->stage = ST_QUIETS;
+            start_quiets(mp);
             break;
         case ST_QUIETS:
             while (mp->idx < mp->list.count) {

@@ -503,13 +503,33 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
      * loss anyway, and an attacker that prunes can only miss a mate. */
     const bool may_prune = pruning >= 2 && !pv && !in_check && !mate_threat;
     const bool prune_at_mate_bounds = s->limits.mate > 0;
+    const int lmp_moves = (LMP_BASE + depth * depth) / (improving ? 1 : 2);
     const int orig_alpha = alpha;
     int best = -SCORE_INF, moves = 0, searched = 0, nquiets = 0;
     Move best_move = MOVE_NONE, m;
     Move quiets[64];
+    bool quiet_skip_tried = false;
     t->pv_len[ply] = 0;
 
-    while ((m = movepick_next(&mp)) != MOVE_NONE) {
+    for (;;) {
+        /* Step 10a-10b, wholesale: once futility or late-move pruning
+         * holds for the next move, it holds for every later quiet move
+         * until one is searched (alpha, best and the move count only move
+         * towards more pruning meanwhile). If no quiet move left gives
+         * check, all of them would be pruned in turn, so the picker drops
+         * them without ordering them: the same moves are searched, in the
+         * same order, and the move count is the same. */
+        if (!quiet_skip_tried && may_prune && searched > 0 && best > -SCORE_RULE_MIN &&
+            (prune_at_mate_bounds || !is_decisive(alpha)) &&
+            ((depth <= FUTILITY_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha) ||
+             (depth <= LMP_DEPTH && moves + 1 > lmp_moves))) {
+            int skipped = movepick_skip_quiets(&mp);
+            if (skipped >= 0)
+                moves += skipped;
+            quiet_skip_tried = skipped != SKIP_NOT_AT_QUIETS;
+        }
+        if ((m = movepick_next(&mp)) == MOVE_NONE)
+            break;
         /* The child's bucket is a cache miss most of the time: start loading
          * it now, so the pruning tests below overlap the memory latency. */
         tt_prefetch(&s->tt, board_key_after(b, m));
@@ -527,7 +547,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                 continue;
             /* Step 10b. Late-move and SEE pruning near the horizon. Measured
              * with the LMR changes of Step 10d: +45 +/- 39 Elo. */
-            if (quiet && depth <= LMP_DEPTH && moves > (LMP_BASE + depth * depth) / (improving ? 1 : 2) &&
+            if (quiet && depth <= LMP_DEPTH && moves > lmp_moves &&
                 !gives_check_once(b, m, &checks))
                 continue;
             if (depth <= SEE_PRUNE_DEPTH &&
