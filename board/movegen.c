@@ -312,9 +312,23 @@ static void compute_risks(const Board *b, SqSet *from_risk, SqSet *to_risk)
 {
     int us = b->side, them = us ^ 1;
     int ks = b->plist[us][0], kr = sq_rank(ks), kf = sq_file(ks);
+    const uint8_t *enemy = b->plist[them];
     from_risk->w[0] = from_risk->w[1] = to_risk->w[0] = to_risk->w[1] = 0;
-    scan_line(b, them, false, kr, kf, b->rank_occ[kr], from_risk, to_risk);
-    scan_line(b, them, true, kf, kr, b->file_occ[kf], from_risk, to_risk);
+    /* A line can only hold a risk with an enemy rook or cannon on it (or,
+     * on the file, the enemy general): most often neither line has one, and
+     * the piece list tells so faster than a scan. */
+    bool rank_line = false, file_line = sq_file(enemy[0]) == kf;
+    for (int i = 7; i <= 10; i++) { /* the rook and cannon slots */
+        int s = enemy[i];
+        if (s == SQ_NONE)
+            continue;
+        rank_line |= sq_rank(s) == kr;
+        file_line |= sq_file(s) == kf;
+    }
+    if (rank_line)
+        scan_line(b, them, false, kr, kf, b->rank_occ[kr], from_risk, to_risk);
+    if (file_line)
+        scan_line(b, them, true, kf, kr, b->file_occ[kf], from_risk, to_risk);
     /* An own piece on a horse's leg shields the general from that horse. */
     const StepList *hl = &board_horse_attackers[ks];
     for (int i = 0; i < hl->count; i++)
