@@ -415,6 +415,26 @@ static void filter_legal(const Board *b, MoveList *l)
     }
     SqSet from_risk, to_risk;
     compute_risks(b, &from_risk, &to_risk);
+    if (!(to_risk.w[0] | to_risk.w[1])) {
+        /* No bare cannon aims at the general (the usual case): only the
+         * departure square can flag a move. The first move that fails
+         * starts the compaction; until then the list stays as it is. */
+        int i = 0;
+        for (; i < l->count; i++) {
+            int from = move_from(l->moves[i]);
+            if (sqset_has(&from_risk, from) && !king_safe_after(b, from, move_to(l->moves[i])))
+                break;
+        }
+        n = i;
+        for (i++; i < l->count; i++) {
+            Move m = l->moves[i];
+            int from = move_from(m);
+            if (!sqset_has(&from_risk, from) || king_safe_after(b, from, move_to(m)))
+                l->moves[n++] = m;
+        }
+        l->count = n;
+        return;
+    }
     for (int i = 0; i < l->count; i++) {
         Move m = l->moves[i];
         int from = move_from(m), to = move_to(m);
