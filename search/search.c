@@ -285,8 +285,17 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
             /* EGain bound. The victim's value bounds the SEE gain, so the
              * exchange is only computed when that bound does not prune. */
             int bound = stand + BOARD_SEE_VALUE[piece_type(b->sq[move_to(m)])] + QS_DELTA;
-            if (bound > alpha)
-                bound = stand + board_see(b, m) + QS_DELTA;
+            if (bound <= alpha) {
+                if (bound > best)
+                    best = bound;
+                /* After the hash move, captures come by victim value, most
+                 * valuable first: every one left has a victim bound no
+                 * higher, so it would be pruned too, without raising best. */
+                if (m != mp.tt_move)
+                    break;
+                continue;
+            }
+            bound = stand + board_see(b, m) + QS_DELTA;
             if (bound <= alpha) {
                 if (bound > best)
                     best = bound;
