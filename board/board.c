@@ -462,6 +462,8 @@ uint64_t board_key_after(const Board *b, Move m)
     return key;
 }
 
+uint64_t board_key_after_null(const Board *b) { return b->key ^ board_zobrist_side; }
+
 void board_make(Board *b, Move m)
 {
     int from = move_from(m), to = move_to(m);

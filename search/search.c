@@ -452,6 +452,15 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             (te.bound == TT_BOUND_UPPER && te.score <= alpha))
             return te.score;
     }
+    /* The children most likely searched first are the hash move's and, at
+     * a non-PV node, the null move's: start loading their buckets now, so
+     * that the evaluation below overlaps the memory latency. A hash move
+     * may be another position's (a key collision): only its squares need
+     * to be on the board for its key to be computed. */
+    if (tt_move != MOVE_NONE && move_from(tt_move) < SQ_NB && move_to(tt_move) < SQ_NB)
+        tt_prefetch(&s->tt, board_key_after(b, tt_move));
+    if (!pv && !in_check)
+        tt_prefetch(&s->tt, board_key_after_null(b));
 
     /* Step 5. Static evaluation (cached in the TT). */
     int static_eval = -SCORE_INF;
