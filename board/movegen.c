@@ -223,22 +223,41 @@ static inline void gen_slider(const Board *b, MoveList *l, int from, bool cannon
     }
 }
 
+/* Whether a leaper with these targets can capture: some target holds an
+ * enemy piece. */
+static inline bool may_capture(const StepReach *enemy, const StepReach *reach)
+{
+    return ((enemy->w[0] & reach->w[0]) | (enemy->w[1] & reach->w[1])) != 0;
+}
+
 /* Pseudo-legal moves: obey every movement rule, but may leave the own general
- * attacked (or facing the other general). */
+ * attacked (or facing the other general). For captures alone, a leaper none
+ * of whose targets holds an enemy piece is passed over without looking at
+ * its steps one by one (most of them, most of the time). */
 static void gen_pseudo(const Board *b, MoveList *l, int want)
 {
     int us = b->side;
     const uint8_t *pl = b->plist[us];
     l->count = 0;
-    gen_steps(b, l, pl[0], &board_king_steps[pl[0]], want, false);
+    StepReach enemy = {{~0ull, ~0ull}};
+    const bool captures_only = want == WANT_CAPTURES;
+    if (captures_only) {
+        const uint8_t *el = b->plist[us ^ 1];
+        enemy.w[0] = enemy.w[1] = 0;
+        for (int i = 0; i < SLOT_NB; i++)
+            if (el[i] != SQ_NONE)
+                enemy.w[el[i] >> 6] |= 1ull << (el[i] & 63);
+    }
+    if (may_capture(&enemy, &board_king_reach[pl[0]]))
+        gen_steps(b, l, pl[0], &board_king_steps[pl[0]], want, false);
     for (int i = 1; i <= 2; i++)
-        if (pl[i] != SQ_NONE)
+        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_advisor_reach[pl[i]]))
             gen_steps(b, l, pl[i], &board_advisor_steps[pl[i]], want, false);
     for (int i = 3; i <= 4; i++)
-        if (pl[i] != SQ_NONE)
+        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_elephant_reach[pl[i]]))
             gen_steps(b, l, pl[i], &board_elephant_steps[pl[i]], want, true);
     for (int i = 5; i <= 6; i++)
-        if (pl[i] != SQ_NONE)
+        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_horse_reach[pl[i]]))
             gen_steps(b, l, pl[i], &board_horse_steps[pl[i]], want, true);
     for (int i = 7; i <= 8; i++)
         if (pl[i] != SQ_NONE)
@@ -247,7 +266,7 @@ static void gen_pseudo(const Board *b, MoveList *l, int want)
         if (pl[i] != SQ_NONE)
             gen_slider(b, l, pl[i], true, want);
     for (int i = 11; i <= 15; i++)
-        if (pl[i] != SQ_NONE)
+        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_pawn_reach[us][pl[i]]))
             gen_steps(b, l, pl[i], &board_pawn_steps[us][pl[i]], want, false);
 }
 
