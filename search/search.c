@@ -302,9 +302,10 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
                 continue;
             }
         }
-        /* Most captures here fall to the EGain bound above, so the child's
-         * bucket is prefetched only for those searched. */
-        tt_prefetch(&s->tt, board_key_after(b, m));
+        /* The picker prefetched the child buckets of the moves it
+         * generated; only the hash move came before that. */
+        if (m == mp.tt_move)
+            tt_prefetch(&s->tt, board_key_after(b, m));
         board_make(b, m);
         int v = -qsearch(t, -beta, -alpha, ply + 1, qs_ply + 1);
         board_unmake(b);
@@ -549,9 +550,12 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         if ((m = movepick_next(&mp)) == MOVE_NONE)
             break;
         /* The child's bucket is a cache miss most of the time: start loading
-         * it now, so the pruning tests below overlap the memory latency. */
-        tt_prefetch(&s->tt, board_key_after(b, m));
+         * it now, so the pruning tests below overlap the memory latency.
+         * Captures had theirs prefetched by the picker as it generated
+         * them (and the hash move's after the probe). */
         const bool quiet = !board_is_capture(b, m);
+        if (quiet)
+            tt_prefetch(&s->tt, board_key_after(b, m));
         const bool special = m == mp.killers[0] || m == mp.killers[1] || m == mp.counter;
         moves++;
 
