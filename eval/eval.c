@@ -365,7 +365,7 @@ static int32_t eval_king_exposure(const Board *b, int us TR_PARAM)
 
 /* Missing defenders weighed against the attackers that exploit them, and the
  * danger from enemy pieces across the river. Returns a penalty (>= 0). */
-static int32_t eval_king_danger(const Board *b, int us, const SideEval *enemy TR_PARAM)
+static inline int32_t eval_king_danger(const Board *b, int us, const SideEval *enemy TR_PARAM)
 {
     int them = us ^ 1;
     int miss_adv = 2 - count_of(b, us, ADVISOR), miss_ele = 2 - count_of(b, us, ELEPHANT);
