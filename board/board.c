@@ -28,6 +28,11 @@ StepList board_horse_steps[SQ_NB];
 StepList board_horse_attackers[SQ_NB];
 StepList board_pawn_steps[2][SQ_NB];
 StepList board_pawn_attackers[2][SQ_NB];
+StepReach board_king_reach[SQ_NB];
+StepReach board_advisor_reach[SQ_NB];
+StepReach board_elephant_reach[SQ_NB];
+StepReach board_horse_reach[SQ_NB];
+StepReach board_pawn_reach[2][SQ_NB];
 uint64_t board_zobrist[PIECE_NB][SQ_NB];
 uint64_t board_zobrist_side;
 uint8_t board_in_palace[2][SQ_NB];
@@ -66,6 +71,13 @@ static void step_add(StepList *l, int to, int block)
     l->steps[l->count].to = (uint8_t)to;
     l->steps[l->count].block = (uint8_t)block;
     l->count++;
+}
+
+static void reach_of(StepReach *r, const StepList *l)
+{
+    r->w[0] = r->w[1] = 0;
+    for (int i = 0; i < l->count; i++)
+        r->w[l->steps[i].to >> 6] |= 1ull << (l->steps[i].to & 63);
 }
 
 static bool on_board(int f, int r) { return f >= 0 && f < FILE_NB && r >= 0 && r < RANK_NB; }
@@ -143,6 +155,14 @@ void board_init(void)
                     step_add(&board_pawn_steps[c][s], sq_make(f + 1, r), SQ_NONE);
             }
         }
+    }
+    for (int s = 0; s < SQ_NB; s++) {
+        reach_of(&board_king_reach[s], &board_king_steps[s]);
+        reach_of(&board_advisor_reach[s], &board_advisor_steps[s]);
+        reach_of(&board_elephant_reach[s], &board_elephant_steps[s]);
+        reach_of(&board_horse_reach[s], &board_horse_steps[s]);
+        for (int c = 0; c < 2; c++)
+            reach_of(&board_pawn_reach[c][s], &board_pawn_steps[c][s]);
     }
     /* Reverse tables: who attacks a square from where. */
     for (int s = 0; s < SQ_NB; s++) {
@@ -461,6 +481,8 @@ uint64_t board_key_after(const Board *b, Move m)
         key ^= board_zobrist[cap][to];
     return key;
 }
+
+uint64_t board_key_after_null(const Board *b) { return b->key ^ board_zobrist_side; }
 
 void board_make(Board *b, Move m)
 {

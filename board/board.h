@@ -189,6 +189,8 @@ int board_see(const Board *b, Move m);
 static inline bool board_is_capture(const Board *b, Move m) { return b->sq[move_to(m)] != PIECE_NONE; }
 /* The Zobrist key the position would have after m, without making it. */
 uint64_t board_key_after(const Board *b, Move m);
+/* The Zobrist key after a null move (the side to move passes). */
+uint64_t board_key_after_null(const Board *b);
 /* The natural-limit counter after m: 0 after a capture, one more otherwise. */
 static inline int board_rule60_after(const Board *b, Move m) { return board_is_capture(b, m) ? 0 : board_rule60(b) + 1; }
 

@@ -163,42 +163,57 @@ bool board_gives_check(const Board *b, Move m)
 
 enum { WANT_QUIETS = 1, WANT_CAPTURES = 2 };
 
+/* Whether a move onto a square holding this piece is wanted, by the `want`
+ * bits and the mover's colour: empty squares for quiets, enemy pieces for
+ * captures. A table rather than tests, so generation has no data-dependent
+ * branches: which targets are free is what a predictor cannot guess. */
+static const uint8_t TARGET_OK[4][2][PIECE_NB] = {
+    {{0}, {0}},
+    {{1}, {1}},
+    {{0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1}, {0, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0}},
+    {{1, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0}},
+};
+
 static inline void add(MoveList *l, int from, int to) { l->moves[l->count++] = move_make(from, to); }
 
-static inline void gen_steps(const Board *b, MoveList *l, int from, const StepList *st, int want)
+/* A leaper's moves. Elephant and horse steps always have an eye or leg to
+ * test (`blockable`), the others never. Each step is written and kept or
+ * not by its count: MAX_MOVES leaves room for the one extra write. */
+static inline void gen_steps(const Board *b, MoveList *l, int from, const StepList *st, int want, bool blockable)
 {
-    int us = b->side;
+    const uint8_t *ok = TARGET_OK[want][b->side];
+    int n = l->count;
     for (int i = 0; i < st->count; i++) {
-        int to = st->steps[i].to, blk = st->steps[i].block;
-        if (blk != SQ_NONE && b->sq[blk])
-            continue;
-        Piece q = b->sq[to];
-        if (!q) {
-            if (want & WANT_QUIETS)
-                add(l, from, to);
-        } else if (piece_color(q) != us && (want & WANT_CAPTURES)) {
-            add(l, from, to);
-        }
+        int to = st->steps[i].to;
+        int keep = ok[b->sq[to]];
+        if (blockable)
+            keep &= b->sq[st->steps[i].block] == PIECE_NONE;
+        l->moves[n] = move_make(from, to);
+        n += keep;
     }
+    l->count = n;
 }
 
 static inline void gen_slider(const Board *b, MoveList *l, int from, bool cannon, int want)
 {
-    int us = b->side, r = sq_rank(from), f = sq_file(from);
+    int r = sq_rank(from), f = sq_file(from);
     const SlideEntry *re = &board_rank_slide[f][b->rank_occ[r]];
     const SlideEntry *fe = &board_file_slide[r][b->file_occ[f]];
     if (want & WANT_CAPTURES) {
+        const uint8_t *ok = TARGET_OK[WANT_CAPTURES][b->side];
         unsigned rb = cannon ? re->second : re->first, fb = cannon ? fe->second : fe->first;
+        int n = l->count;
         for (; rb; rb &= rb - 1) {
             int to = r * FILE_NB + __builtin_ctz(rb);
-            if (piece_color(b->sq[to]) != us)
-                add(l, from, to);
+            l->moves[n] = move_make(from, to);
+            n += ok[b->sq[to]];
         }
         for (; fb; fb &= fb - 1) {
             int to = __builtin_ctz(fb) * FILE_NB + f;
-            if (piece_color(b->sq[to]) != us)
-                add(l, from, to);
+            l->moves[n] = move_make(from, to);
+            n += ok[b->sq[to]];
         }
+        l->count = n;
     }
     if (want & WANT_QUIETS) {
         for (unsigned rb = re->quiet; rb; rb &= rb - 1)
@@ -208,23 +223,42 @@ static inline void gen_slider(const Board *b, MoveList *l, int from, bool cannon
     }
 }
 
+/* Whether a leaper with these targets can capture: some target holds an
+ * enemy piece. */
+static inline bool may_capture(const StepReach *enemy, const StepReach *reach)
+{
+    return ((enemy->w[0] & reach->w[0]) | (enemy->w[1] & reach->w[1])) != 0;
+}
+
 /* Pseudo-legal moves: obey every movement rule, but may leave the own general
- * attacked (or facing the other general). */
+ * attacked (or facing the other general). For captures alone, a leaper none
+ * of whose targets holds an enemy piece is passed over without looking at
+ * its steps one by one (most of them, most of the time). */
 static void gen_pseudo(const Board *b, MoveList *l, int want)
 {
     int us = b->side;
     const uint8_t *pl = b->plist[us];
     l->count = 0;
-    gen_steps(b, l, pl[0], &board_king_steps[pl[0]], want);
+    StepReach enemy = {{~0ull, ~0ull}};
+    const bool captures_only = want == WANT_CAPTURES;
+    if (captures_only) {
+        const uint8_t *el = b->plist[us ^ 1];
+        enemy.w[0] = enemy.w[1] = 0;
+        for (int i = 0; i < SLOT_NB; i++)
+            if (el[i] != SQ_NONE)
+                enemy.w[el[i] >> 6] |= 1ull << (el[i] & 63);
+    }
+    if (may_capture(&enemy, &board_king_reach[pl[0]]))
+        gen_steps(b, l, pl[0], &board_king_steps[pl[0]], want, false);
     for (int i = 1; i <= 2; i++)
-        if (pl[i] != SQ_NONE)
-            gen_steps(b, l, pl[i], &board_advisor_steps[pl[i]], want);
+        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_advisor_reach[pl[i]]))
+            gen_steps(b, l, pl[i], &board_advisor_steps[pl[i]], want, false);
     for (int i = 3; i <= 4; i++)
-        if (pl[i] != SQ_NONE)
-            gen_steps(b, l, pl[i], &board_elephant_steps[pl[i]], want);
+        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_elephant_reach[pl[i]]))
+            gen_steps(b, l, pl[i], &board_elephant_steps[pl[i]], want, true);
     for (int i = 5; i <= 6; i++)
-        if (pl[i] != SQ_NONE)
-            gen_steps(b, l, pl[i], &board_horse_steps[pl[i]], want);
+        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_horse_reach[pl[i]]))
+            gen_steps(b, l, pl[i], &board_horse_steps[pl[i]], want, true);
     for (int i = 7; i <= 8; i++)
         if (pl[i] != SQ_NONE)
             gen_slider(b, l, pl[i], false, want);
@@ -232,8 +266,8 @@ static void gen_pseudo(const Board *b, MoveList *l, int want)
         if (pl[i] != SQ_NONE)
             gen_slider(b, l, pl[i], true, want);
     for (int i = 11; i <= 15; i++)
-        if (pl[i] != SQ_NONE)
-            gen_steps(b, l, pl[i], &board_pawn_steps[us][pl[i]], want);
+        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_pawn_reach[us][pl[i]]))
+            gen_steps(b, l, pl[i], &board_pawn_steps[us][pl[i]], want, false);
 }
 
 /* A set of squares as two words (90 squares). */
@@ -297,9 +331,23 @@ static void compute_risks(const Board *b, SqSet *from_risk, SqSet *to_risk)
 {
     int us = b->side, them = us ^ 1;
     int ks = b->plist[us][0], kr = sq_rank(ks), kf = sq_file(ks);
+    const uint8_t *enemy = b->plist[them];
     from_risk->w[0] = from_risk->w[1] = to_risk->w[0] = to_risk->w[1] = 0;
-    scan_line(b, them, false, kr, kf, b->rank_occ[kr], from_risk, to_risk);
-    scan_line(b, them, true, kf, kr, b->file_occ[kf], from_risk, to_risk);
+    /* A line can only hold a risk with an enemy rook or cannon on it (or,
+     * on the file, the enemy general): most often neither line has one, and
+     * the piece list tells so faster than a scan. */
+    bool rank_line = false, file_line = sq_file(enemy[0]) == kf;
+    for (int i = 7; i <= 10; i++) { /* the rook and cannon slots */
+        int s = enemy[i];
+        if (s == SQ_NONE)
+            continue;
+        rank_line |= sq_rank(s) == kr;
+        file_line |= sq_file(s) == kf;
+    }
+    if (rank_line)
+        scan_line(b, them, false, kr, kf, b->rank_occ[kr], from_risk, to_risk);
+    if (file_line)
+        scan_line(b, them, true, kf, kr, b->file_occ[kf], from_risk, to_risk);
     /* An own piece on a horse's leg shields the general from that horse. */
     const StepList *hl = &board_horse_attackers[ks];
     for (int i = 0; i < hl->count; i++)
@@ -386,6 +434,26 @@ static void filter_legal(const Board *b, MoveList *l)
     }
     SqSet from_risk, to_risk;
     compute_risks(b, &from_risk, &to_risk);
+    if (!(to_risk.w[0] | to_risk.w[1])) {
+        /* No bare cannon aims at the general (the usual case): only the
+         * departure square can flag a move. The first move that fails
+         * starts the compaction; until then the list stays as it is. */
+        int i = 0;
+        for (; i < l->count; i++) {
+            int from = move_from(l->moves[i]);
+            if (sqset_has(&from_risk, from) && !king_safe_after(b, from, move_to(l->moves[i])))
+                break;
+        }
+        n = i;
+        for (i++; i < l->count; i++) {
+            Move m = l->moves[i];
+            int from = move_from(m);
+            if (!sqset_has(&from_risk, from) || king_safe_after(b, from, move_to(m)))
+                l->moves[n++] = m;
+        }
+        l->count = n;
+        return;
+    }
     for (int i = 0; i < l->count; i++) {
         Move m = l->moves[i];
         int from = move_from(m), to = move_to(m);
@@ -428,13 +496,13 @@ static void gen_piece(const Board *b, MoveList *l, int from)
     const int want = WANT_QUIETS | WANT_CAPTURES;
     l->count = 0;
     switch (piece_type(b->sq[from])) {
-    case KING: gen_steps(b, l, from, &board_king_steps[from], want); break;
-    case ADVISOR: gen_steps(b, l, from, &board_advisor_steps[from], want); break;
-    case ELEPHANT: gen_steps(b, l, from, &board_elephant_steps[from], want); break;
-    case HORSE: gen_steps(b, l, from, &board_horse_steps[from], want); break;
+    case KING: gen_steps(b, l, from, &board_king_steps[from], want, false); break;
+    case ADVISOR: gen_steps(b, l, from, &board_advisor_steps[from], want, false); break;
+    case ELEPHANT: gen_steps(b, l, from, &board_elephant_steps[from], want, true); break;
+    case HORSE: gen_steps(b, l, from, &board_horse_steps[from], want, true); break;
     case ROOK: gen_slider(b, l, from, false, want); break;
     case CANNON: gen_slider(b, l, from, true, want); break;
-    default: gen_steps(b, l, from, &board_pawn_steps[b->side][from], want); break;
+    default: gen_steps(b, l, from, &board_pawn_steps[b->side][from], want, false); break;
     }
 }
 

@@ -39,6 +39,19 @@ extern StepList board_horse_attackers[SQ_NB]; /* squares a horse attacks this on
 extern StepList board_pawn_steps[2][SQ_NB];   /* forward, and sideways after the river */
 extern StepList board_pawn_attackers[2][SQ_NB]; /* squares a pawn of that colour attacks this one from */
 
+/* The target squares of each step list above, as a 90-bit set (square s
+ * is bit s & 63 of word s >> 6): a leaper none of whose targets holds an
+ * enemy piece has no capture, which two ANDs tell. */
+typedef struct StepReach {
+    uint64_t w[2];
+} StepReach;
+
+extern StepReach board_king_reach[SQ_NB];
+extern StepReach board_advisor_reach[SQ_NB];
+extern StepReach board_elephant_reach[SQ_NB];
+extern StepReach board_horse_reach[SQ_NB];
+extern StepReach board_pawn_reach[2][SQ_NB];
+
 extern uint64_t board_zobrist[PIECE_NB][SQ_NB];
 extern uint64_t board_zobrist_side;
 

@@ -108,6 +108,8 @@ static int32_t red_psq_value(int type, int sq)
     return (type == KING ? 0 : MAT_VALUE(type)) + PSQ_VALUE(type, row, hf);
 }
 
+static void init_scans(void);
+
 static int on_board(int file, int rank) { return file >= 0 && file < FILE_NB && rank >= 0 && rank < RANK_NB; }
 
 void eval_init(void)
@@ -153,6 +155,8 @@ void eval_init(void)
         }
     }
 
+    init_scans();
+
     for (int c = RED; c <= BLACK; c++)
         for (int sq = 0; sq < 256; sq++) {
             int rr = sq >= SQ_NB ? 0 : c == RED ? sq_rank(sq) : RANK_NB - 1 - sq_rank(sq);
@@ -190,6 +194,43 @@ static inline LineScan line_scan(unsigned occ, int pos, int n)
     ls.hi2 = bit_low(above & (above - 1)) - 2;
     return ls;
 }
+
+/* line_scan's answer for every point and occupancy of a rank and of a file,
+ * packed in bytes: a lookup instead of a dozen dependent bit operations for
+ * each rook and cannon line (filled by eval_init). */
+typedef struct PackedScan {
+    int8_t lo1, lo2, hi1, hi2;
+} PackedScan;
+static PackedScan rank_scans[FILE_NB][1 << FILE_NB];
+static PackedScan file_scans[RANK_NB][1 << RANK_NB];
+
+static void pack_scan(PackedScan *p, unsigned occ, int pos, int n)
+{
+    LineScan ls = line_scan(occ, pos, n);
+    p->lo1 = (int8_t)ls.lo1;
+    p->lo2 = (int8_t)ls.lo2;
+    p->hi1 = (int8_t)ls.hi1;
+    p->hi2 = (int8_t)ls.hi2;
+}
+
+static inline LineScan unpack_scan(const PackedScan *p)
+{
+    LineScan ls = {p->lo1, p->lo2, p->hi1, p->hi2};
+    return ls;
+}
+
+static void init_scans(void)
+{
+    for (int p = 0; p < FILE_NB; p++)
+        for (unsigned occ = 0; occ < (1u << FILE_NB); occ++)
+            pack_scan(&rank_scans[p][occ], occ, p, FILE_NB);
+    for (int p = 0; p < RANK_NB; p++)
+        for (unsigned occ = 0; occ < (1u << RANK_NB); occ++)
+            pack_scan(&file_scans[p][occ], occ, p, RANK_NB);
+}
+
+static inline LineScan rank_scan(const Board *b, int r, int f) { return unpack_scan(&rank_scans[f][b->rank_occ[r]]); }
+static inline LineScan file_scan(const Board *b, int f, int r) { return unpack_scan(&file_scans[r][b->file_occ[f]]); }
 
 /* Empty points reachable from pos before the first blocker on either side. */
 static inline int line_empty(const LineScan *ls, int pos) { return (pos - ls->lo1 - 1) + (ls->hi1 - pos - 1); }
@@ -262,8 +303,8 @@ static void eval_rooks(const Board *b, int us, int knowledge, SideEval *se TR_PA
         se->attack_units += ATTACK_UNITS_ROOK * crossed[us][sq];
         if (knowledge < KNOW_MOBILITY)
             continue;
-        LineScan rs = line_scan(b->rank_occ[r], f, FILE_NB);
-        LineScan fs = line_scan(b->file_occ[f], r, RANK_NB);
+        LineScan rs = rank_scan(b, r, f);
+        LineScan fs = file_scan(b, f, r);
         ADD_W(se, us, W_ROOK_MOB_PER_SQ, line_empty(&rs, f) + line_empty(&fs, r));
         /* Open file: nothing ahead up to the enemy back rank. */
         int ahead = us == RED ? fs.hi1 : fs.lo1;
@@ -292,8 +333,8 @@ static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se TR_
         se->attack_units += ATTACK_UNITS_CANNON * crossed[us][sq];
         if (knowledge < KNOW_MOBILITY)
             continue;
-        LineScan rs = line_scan(b->rank_occ[r], f, FILE_NB);
-        LineScan fs = line_scan(b->file_occ[f], r, RANK_NB);
+        LineScan rs = rank_scan(b, r, f);
+        LineScan fs = file_scan(b, f, r);
         ADD_W(se, us, W_CANNON_MOB_PER_SQ, line_empty(&rs, f) + line_empty(&fs, r));
         /* Screens: the first piece in a direction; what lies behind it is
          * what the cannon attacks. */
@@ -365,7 +406,7 @@ static int32_t eval_king_exposure(const Board *b, int us TR_PARAM)
 
 /* Missing defenders weighed against the attackers that exploit them, and the
  * danger from enemy pieces across the river. Returns a penalty (>= 0). */
-static int32_t eval_king_danger(const Board *b, int us, const SideEval *enemy TR_PARAM)
+static inline int32_t eval_king_danger(const Board *b, int us, const SideEval *enemy TR_PARAM)
 {
     int them = us ^ 1;
     int miss_adv = 2 - count_of(b, us, ADVISOR), miss_ele = 2 - count_of(b, us, ELEPHANT);

@@ -128,6 +128,48 @@ static void take_or_generate(MovePicker *mp, GenType type)
     mp->list.count = n;
 }
 
+/* Starts loading the TT bucket of m's child. Captures and evasions are
+ * few, and most that are not pruned get searched soon; each child probes a
+ * bucket that is likely not in the cache, so asking for them all as soon as
+ * the moves are known hides much more of that latency than asking just
+ * before each move is made. Quiet moves are too many, and mostly pruned,
+ * for this to pay. */
+static inline void prefetch_child(const MovePicker *mp, Move m)
+{
+    tt_prefetch(&mp->t->s->tt, board_key_after(mp->b, m));
+}
+
+/* Enters the quiet stage: the quiet moves, scored by history. */
+static void start_quiets(MovePicker *mp)
+{
+    take_or_generate(mp, GEN_QUIETS);
+    for (int i = 0; i < mp->list.count; i++)
+        mp->scores[i] = quiet_score(mp, mp->list.moves[i]);
+    mp->idx = 0;
+    mp->stage = ST_QUIETS;
+}
+
+int movepick_skip_quiets(MovePicker *mp)
+{
+    if (mp->stage == ST_QUIETS_GEN)
+        start_quiets(mp);
+    if (mp->stage != ST_QUIETS)
+        return SKIP_NOT_AT_QUIETS;
+    /* The moves the quiet stage has yet to return are the non-special ones
+     * left in the list, whatever their order. */
+    int n = 0;
+    for (int i = mp->idx; i < mp->list.count; i++) {
+        Move m = mp->list.moves[i];
+        if (is_special(mp, m))
+            continue;
+        if (board_gives_check(mp->b, m))
+            return SKIP_QUIET_CHECK;
+        n++;
+    }
+    mp->idx = mp->list.count;
+    return n;
+}
+
 Move movepick_next(MovePicker *mp)
 {
     const Board *b = mp->b;
@@ -140,8 +182,10 @@ Move movepick_next(MovePicker *mp)
             break;
         case ST_CAPTURES_GEN:
             take_or_generate(mp, GEN_CAPTURES);
-            for (int i = 0; i < mp->list.count; i++)
+            for (int i = 0; i < mp->list.count; i++) {
                 mp->scores[i] = movepick_mvv_lva(b, mp->list.moves[i]);
+                prefetch_child(mp, mp->list.moves[i]);
+            }
             mp->idx = 0;
             mp->stage = ST_GOOD_CAPTURES;
             break;
@@ -178,11 +222,7 @@ Move movepick_next(MovePicker *mp)
                 return mp->counter;
             break;
         case ST_QUIETS_GEN:
-            take_or_generate(mp, GEN_QUIETS);
-            for (int i = 0; i < mp->list.count; i++)
-                mp->scores[i] = quiet_score(mp, mp->list.moves[i]);
-            mp->idx = 0;
-            mp->stage = ST_QUIETS;
+            start_quiets(mp);
             break;
         case ST_QUIETS:
             while (mp->idx < mp->list.count) {
@@ -199,8 +239,10 @@ Move movepick_next(MovePicker *mp)
             break;
         case ST_QS_GEN:
             board_generate(b, GEN_CAPTURES, &mp->list);
-            for (int i = 0; i < mp->list.count; i++)
+            for (int i = 0; i < mp->list.count; i++) {
                 mp->scores[i] = movepick_mvv_lva(b, mp->list.moves[i]);
+                prefetch_child(mp, mp->list.moves[i]);
+            }
             mp->idx = 0;
             mp->stage = ST_QS_CAPTURES;
             break;
@@ -224,6 +266,7 @@ Move movepick_next(MovePicker *mp)
             for (int i = 0; i < mp->list.count; i++) {
                 Move m = mp->list.moves[i];
                 mp->scores[i] = board_is_capture(b, m) ? (1 << 20) + movepick_mvv_lva(b, m) : quiet_score(mp, m);
+                prefetch_child(mp, m);
             }
             mp->idx = 0;
             mp->stage = ST_EV_ALL;

@@ -285,17 +285,27 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qs_ply)
             /* EGain bound. The victim's value bounds the SEE gain, so the
              * exchange is only computed when that bound does not prune. */
             int bound = stand + BOARD_SEE_VALUE[piece_type(b->sq[move_to(m)])] + QS_DELTA;
-            if (bound > alpha)
-                bound = stand + board_see(b, m) + QS_DELTA;
+            if (bound <= alpha) {
+                if (bound > best)
+                    best = bound;
+                /* After the hash move, captures come by victim value, most
+                 * valuable first: every one left has a victim bound no
+                 * higher, so it would be pruned too, without raising best. */
+                if (m != mp.tt_move)
+                    break;
+                continue;
+            }
+            bound = stand + board_see(b, m) + QS_DELTA;
             if (bound <= alpha) {
                 if (bound > best)
                     best = bound;
                 continue;
             }
         }
-        /* Most captures here fall to the EGain bound above, so the child's
-         * bucket is prefetched only for those searched. */
-        tt_prefetch(&s->tt, board_key_after(b, m));
+        /* The picker prefetched the child buckets of the moves it
+         * generated; only the hash move came before that. */
+        if (m == mp.tt_move)
+            tt_prefetch(&s->tt, board_key_after(b, m));
         board_make(b, m);
         int v = -qsearch(t, -beta, -alpha, ply + 1, qs_ply + 1);
         board_unmake(b);
@@ -443,6 +453,15 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             (te.bound == TT_BOUND_UPPER && te.score <= alpha))
             return te.score;
     }
+    /* The children most likely searched first are the hash move's and, at
+     * a non-PV node, the null move's: start loading their buckets now, so
+     * that the evaluation below overlaps the memory latency. A hash move
+     * may be another position's (a key collision): only its squares need
+     * to be on the board for its key to be computed. */
+    if (tt_move != MOVE_NONE && move_from(tt_move) < SQ_NB && move_to(tt_move) < SQ_NB)
+        tt_prefetch(&s->tt, board_key_after(b, tt_move));
+    if (!pv && !in_check)
+        tt_prefetch(&s->tt, board_key_after_null(b));
 
     /* Step 5. Static evaluation (cached in the TT). */
     int static_eval = -SCORE_INF;
@@ -503,17 +522,40 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
      * loss anyway, and an attacker that prunes can only miss a mate. */
     const bool may_prune = pruning >= 2 && !pv && !in_check && !mate_threat;
     const bool prune_at_mate_bounds = s->limits.mate > 0;
+    const int lmp_moves = (LMP_BASE + depth * depth) / (improving ? 1 : 2);
     const int orig_alpha = alpha;
     int best = -SCORE_INF, moves = 0, searched = 0, nquiets = 0;
     Move best_move = MOVE_NONE, m;
     Move quiets[64];
+    bool quiet_skip_tried = false;
     t->pv_len[ply] = 0;
 
-    while ((m = movepick_next(&mp)) != MOVE_NONE) {
+    for (;;) {
+        /* Step 10a-10b, wholesale: once futility or late-move pruning
+         * holds for the next move, it holds for every later quiet move
+         * until one is searched (alpha, best and the move count only move
+         * towards more pruning meanwhile). If no quiet move left gives
+         * check, all of them would be pruned in turn, so the picker drops
+         * them without ordering them: the same moves are searched, in the
+         * same order, and the move count is the same. */
+        if (!quiet_skip_tried && may_prune && searched > 0 && best > -SCORE_RULE_MIN &&
+            (prune_at_mate_bounds || !is_decisive(alpha)) &&
+            ((depth <= FUTILITY_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha) ||
+             (depth <= LMP_DEPTH && moves + 1 > lmp_moves))) {
+            int skipped = movepick_skip_quiets(&mp);
+            if (skipped >= 0)
+                moves += skipped;
+            quiet_skip_tried = skipped != SKIP_NOT_AT_QUIETS;
+        }
+        if ((m = movepick_next(&mp)) == MOVE_NONE)
+            break;
         /* The child's bucket is a cache miss most of the time: start loading
-         * it now, so the pruning tests below overlap the memory latency. */
-        tt_prefetch(&s->tt, board_key_after(b, m));
+         * it now, so the pruning tests below overlap the memory latency.
+         * Captures had theirs prefetched by the picker as it generated
+         * them (and the hash move's after the probe). */
         const bool quiet = !board_is_capture(b, m);
+        if (quiet)
+            tt_prefetch(&s->tt, board_key_after(b, m));
         const bool special = m == mp.killers[0] || m == mp.killers[1] || m == mp.counter;
         moves++;
 
@@ -527,7 +569,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                 continue;
             /* Step 10b. Late-move and SEE pruning near the horizon. Measured
              * with the LMR changes of Step 10d: +45 +/- 39 Elo. */
-            if (quiet && depth <= LMP_DEPTH && moves > (LMP_BASE + depth * depth) / (improving ? 1 : 2) &&
+            if (quiet && depth <= LMP_DEPTH && moves > lmp_moves &&
                 !gives_check_once(b, m, &checks))
                 continue;
             if (depth <= SEE_PRUNE_DEPTH &&

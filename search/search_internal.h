@@ -120,6 +120,14 @@ void movepick_init(MovePicker *mp, const Board *b, const struct SearchThread *t,
  * check), then captures in MVV-LVA order, or every evasion when in check. */
 void movepick_init_qs(MovePicker *mp, const Board *b, const struct SearchThread *t, Move tt_move);
 Move movepick_next(MovePicker *mp);
+/* When the picker is at (or just before) the quiet stage and none of the
+ * quiet moves it has yet to return gives check, drops them all and returns
+ * how many they were. Otherwise it drops nothing and returns
+ * SKIP_NOT_AT_QUIETS (the picker is before or past that stage) or
+ * SKIP_QUIET_CHECK (one of them gives check). For a caller that would prune
+ * every quiet non-checking move unseen: it saves ordering them. */
+enum { SKIP_NOT_AT_QUIETS = -1, SKIP_QUIET_CHECK = -2 };
+int movepick_skip_quiets(MovePicker *mp);
 /* MVV-LVA key of a capture (larger first). */
 int movepick_mvv_lva(const Board *b, Move m);
 
