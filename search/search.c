@@ -1283,6 +1283,23 @@ static void on_helper_proof(SearchThread *t, const MateProof *proof)
     pthread_mutex_unlock(&s->report_lock);
 }
 
+/* One-thread analysis: the main thread's own proof is kept where a
+ * helper's would be (already shown by on_mate_proof), so that every later
+ * iteration, and the final answer, put it back in front (adopt_helper_proof)
+ * unless the search holds a mate as short. Without it a resumed iteration
+ * that cannot see the mate overwrote the proven line with its own score,
+ * and the bestmove after "stop" could come without the mate just shown. */
+static void keep_own_proof(Searcher *s, const MateProof *proof)
+{
+    pthread_mutex_lock(&s->report_lock);
+    int held = atomic_load(&s->helper_proof_moves);
+    if (held == 0 || proof->moves < held) {
+        s->helper_proof = *proof;
+        atomic_store(&s->helper_proof_moves, proof->moves);
+    }
+    pthread_mutex_unlock(&s->report_lock);
+}
+
 /* Main thread: puts the prover helper's proof at the head of the root list
  * unless the search holds a mate as short. Returns true when the best line
  * is then a proven mate. */
@@ -1395,6 +1412,7 @@ static void analysis_search(SearchThread *t)
         if (atomic_load(&s->stop))
             return;
         if (proof.proven) {
+            keep_own_proof(s, &proof);
             bound = proof.moves - 1;
             proven_once = true;
         }
@@ -1446,14 +1464,15 @@ SearchResult search_execute(Searcher *s)
         atomic_store(&s->stop, true);
         for (int i = 1; i < started; i++)
             pthread_join(s->threads[i]->handle, NULL);
-        /* A proof found while the main thread's iteration was under way. */
-        adopt_helper_proof(main_t, true);
     } else {
         while (!atomic_load(&s->stop) && (s->limits.infinite || atomic_load(&s->pondering))) {
             struct timespec ts = {0, 1000000};
             nanosleep(&ts, NULL);
         }
     }
+    /* A proof found while the main thread's iteration was under way, or
+     * overwritten by an iteration cut short by the stop. */
+    adopt_helper_proof(main_t, true);
 
     res.nodes = s->nthreads == 1 ? main_t->nodes : total_nodes(s);
     res.time_ms = tm_now_ms() - s->search_start_ms;
