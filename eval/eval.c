@@ -66,6 +66,9 @@ static uint8_t horse_dest[SQ_NB][4][2];
 static uint8_t crossed[2][256];
 static uint8_t pawn_units[2][256];
 static uint8_t pawn_grid_bit[2][256];
+/* Piece code -> its victim index in the threat table (advisor 0 .. pawn 5)
+ * when it is an enemy of the color other than the general, else -1. */
+static int8_t threat_victim[2][PIECE_NB];
 enum { PAWN_GRID_NOWHERE = 63 };
 #define PAWN_GRID_MASK ((UINT64_C(1) << 50) - 1)
 
@@ -163,6 +166,12 @@ void eval_init(void)
             crossed[c][sq] = (uint8_t)(rr >= 5);
             pawn_units[c][sq] = (uint8_t)(rr < 5 ? 0 : rr >= 7 ? ATTACK_UNITS_PAWN_DEEP : ATTACK_UNITS_PAWN);
             pawn_grid_bit[c][sq] = (uint8_t)(rr < 5 ? PAWN_GRID_NOWHERE : (rr - 5) * 10 + sq_file(sq));
+        }
+    for (int c = RED; c <= BLACK; c++)
+        for (int p = 0; p < PIECE_NB; p++) {
+            int type = piece_type((Piece)p);
+            bool victim = p != PIECE_NONE && piece_color((Piece)p) != c && type != KING && type != PT_NONE;
+            threat_victim[c][p] = (int8_t)(victim ? type - ADVISOR : -1);
         }
 }
 
@@ -268,7 +277,37 @@ typedef struct SideEval {
     int32_t score;
     int attack_units;   /* crossed attackers, for the enemy's king danger */
     int crossed_pawns;
+    int flank[2];       /* crossed rooks, horses and cannons on files a..e and e..i */
 } SideEval;
+
+/* Counts a piece's crossing for the flank-massing term. */
+static inline void count_flank(SideEval *se, int us, int sq)
+{
+    int f = sq_file(sq), c = crossed[us][sq];
+    se->flank[0] += c & (f <= FILE_NB / 2);
+    se->flank[1] += c & (f >= FILE_NB / 2);
+}
+
+/* The piece on sq, when it is an enemy other than the general, is under
+ * threat from one of our pieces of the given attacker class. */
+static inline void add_threat(const Board *b, int us, int attacker, int sq, SideEval *se TR_PARAM)
+{
+    int v = threat_victim[us][b->sq[sq]];
+    if (v >= 0)
+        ADD_W(se, us, W_THREAT + attacker * THREAT_VICTIMS + v, 1);
+}
+
+/* The same for point x of rank r / file f, which may lie off the line. */
+static inline void add_threat_rank(const Board *b, int us, int attacker, int x, int r, SideEval *se TR_PARAM)
+{
+    if ((unsigned)x < FILE_NB)
+        add_threat(b, us, attacker, r * FILE_NB + x, se TR_ARG);
+}
+static inline void add_threat_file(const Board *b, int us, int attacker, int x, int f, SideEval *se TR_PARAM)
+{
+    if ((unsigned)x < RANK_NB)
+        add_threat(b, us, attacker, x * FILE_NB + f, se TR_ARG);
+}
 
 static int count_of(const Board *b, int color, int type) { return b->count[piece_make(color, type)]; }
 
@@ -279,15 +318,21 @@ static void eval_horses(const Board *b, int us, int knowledge, SideEval *se TR_P
         if (sq == SQ_NONE)
             continue;
         se->attack_units += ATTACK_UNITS_HORSE * crossed[us][sq];
+        count_flank(se, us, sq);
         if (knowledge < KNOW_MOBILITY)
             continue;
         /* Mobility counts destinations through free legs only, so a horse
          * with blocked legs scores (much) lower. */
         const uint8_t *not_own = NOT_OWN[us];
         int mob = 0;
-        for (int d = 0; d < 4; d++)
-            mob += (b->sq[horse_leg[sq][d]] == PIECE_NONE) *
-                   (not_own[b->sq[horse_dest[sq][d][0]]] + not_own[b->sq[horse_dest[sq][d][1]]]);
+        for (int d = 0; d < 4; d++) {
+            if (b->sq[horse_leg[sq][d]] != PIECE_NONE)
+                continue;
+            mob += not_own[b->sq[horse_dest[sq][d][0]]] + not_own[b->sq[horse_dest[sq][d][1]]];
+            /* Off-board destinations read the horse's own square: no victim. */
+            add_threat(b, us, THREAT_BY_HORSE, horse_dest[sq][d][0], se TR_ARG);
+            add_threat(b, us, THREAT_BY_HORSE, horse_dest[sq][d][1], se TR_ARG);
+        }
         ADD_W(se, us, W_HORSE_MOB + mob, 1);
     }
 }
@@ -301,11 +346,17 @@ static void eval_rooks(const Board *b, int us, int knowledge, SideEval *se TR_PA
             continue;
         int f = sq_file(sq), r = sq_rank(sq);
         se->attack_units += ATTACK_UNITS_ROOK * crossed[us][sq];
+        count_flank(se, us, sq);
         if (knowledge < KNOW_MOBILITY)
             continue;
         LineScan rs = rank_scan(b, r, f);
         LineScan fs = file_scan(b, f, r);
         ADD_W(se, us, W_ROOK_MOB_PER_SQ, line_empty(&rs, f) + line_empty(&fs, r));
+        /* The rook attacks the first piece each way. */
+        add_threat_rank(b, us, THREAT_BY_ROOK, rs.lo1, r, se TR_ARG);
+        add_threat_rank(b, us, THREAT_BY_ROOK, rs.hi1, r, se TR_ARG);
+        add_threat_file(b, us, THREAT_BY_ROOK, fs.lo1, f, se TR_ARG);
+        add_threat_file(b, us, THREAT_BY_ROOK, fs.hi1, f, se TR_ARG);
         /* Open file: nothing ahead up to the enemy back rank. */
         int ahead = us == RED ? fs.hi1 : fs.lo1;
         if ((unsigned)ahead >= RANK_NB)
@@ -331,6 +382,7 @@ static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se TR_
             continue;
         int f = sq_file(sq), r = sq_rank(sq);
         se->attack_units += ATTACK_UNITS_CANNON * crossed[us][sq];
+        count_flank(se, us, sq);
         if (knowledge < KNOW_MOBILITY)
             continue;
         LineScan rs = rank_scan(b, r, f);
@@ -342,6 +394,10 @@ static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se TR_
             ADD_W(se, us, W_CANNON_NO_SCREEN, 1);
         ADD_W(se, us, W_CANNON_THREAT, enemy_on_rank(b, us, rs.lo2, r, sq) + enemy_on_rank(b, us, rs.hi2, r, sq) +
                                       enemy_on_file(b, us, fs.lo2, f, sq) + enemy_on_file(b, us, fs.hi2, f, sq));
+        add_threat_rank(b, us, THREAT_BY_CANNON, rs.lo2, r, se TR_ARG);
+        add_threat_rank(b, us, THREAT_BY_CANNON, rs.hi2, r, se TR_ARG);
+        add_threat_file(b, us, THREAT_BY_CANNON, fs.lo2, f, se TR_ARG);
+        add_threat_file(b, us, THREAT_BY_CANNON, fs.hi2, f, se TR_ARG);
         if (knowledge < KNOW_FULL || ek == SQ_NONE)
             continue;
         int kf = sq_file(ek), kr = sq_rank(ek);
@@ -364,7 +420,7 @@ static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se TR_
     }
 }
 
-static void eval_pawns(const Board *b, int us, SideEval *se TR_PARAM)
+static void eval_pawns(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
 {
     /* Captured pawns (SQ_NONE) read zeros from the tables: no branches. */
     uint64_t grid = 0;
@@ -380,6 +436,40 @@ static void eval_pawns(const Board *b, int us, SideEval *se TR_PARAM)
     uint64_t pairs = grid & PAWN_GRID_MASK & (grid >> 1);
     for (; pairs; pairs &= pairs - 1)
         ADD_W(se, us, W_PAWN_LINKED, 1);
+    if (knowledge < KNOW_MOBILITY)
+        return;
+    /* A pawn attacks the point ahead, and the points beside it once it has
+     * crossed the river. */
+    const int ahead = us == RED ? 1 : -1;
+    for (int s = SLOT_PAWN; s < SLOT_PAWN + SLOTS_PAWN; s++) {
+        int sq = b->plist[us][s];
+        if (sq == SQ_NONE)
+            continue;
+        int f = sq_file(sq), r = sq_rank(sq);
+        add_threat_file(b, us, THREAT_BY_PAWN, r + ahead, f, se TR_ARG);
+        if (crossed[us][sq]) {
+            add_threat_rank(b, us, THREAT_BY_PAWN, f - 1, r, se TR_ARG);
+            add_threat_rank(b, us, THREAT_BY_PAWN, f + 1, r, se TR_ARG);
+        }
+    }
+}
+
+/* Material balance, flank massing and a full set of defenders: terms of the
+ * piece counts and of the crossing counts gathered by the piece loops. */
+static void eval_material_terms(const Board *b, int us, SideEval *se TR_PARAM)
+{
+    int them = us ^ 1;
+    for (int t = ADVISOR; t <= PAWN; t++) {
+        int own = count_of(b, us, t);
+        if (own == 0)
+            continue;
+        for (int e = ADVISOR; e <= PAWN; e++)
+            ADD_W(se, us, IMB_WEIGHT(t, e), own * count_of(b, them, e));
+    }
+    int mass = se->flank[0] > se->flank[1] ? se->flank[0] : se->flank[1];
+    ADD_W(se, us, W_FLANK_MASS + (mass < FLANK_MASS_MAX ? mass : FLANK_MASS_MAX), 1);
+    if (count_of(b, us, ADVISOR) == 2 && count_of(b, us, ELEPHANT) == 2)
+        ADD_W(se, us, W_FULL_DEFENCE, 1);
 }
 
 /* Our general's file ahead of it: empty invites an enemy rook, a single
@@ -487,12 +577,13 @@ int eval_evaluate(const Board *b, int knowledge TR_PARAM)
     int32_t packed = psq_sum(b TR_ARG);
 
     if (knowledge >= KNOW_BASIC) {
-        SideEval se[2] = {{0, 0, 0}, {0, 0, 0}};
+        SideEval se[2] = {{.score = 0}, {.score = 0}};
         for (int c = RED; c <= BLACK; c++) {
             eval_horses(b, c, knowledge, &se[c] TR_ARG);
             eval_rooks(b, c, knowledge, &se[c] TR_ARG);
             eval_cannons(b, c, knowledge, &se[c] TR_ARG);
-            eval_pawns(b, c, &se[c] TR_ARG);
+            eval_pawns(b, c, knowledge, &se[c] TR_ARG);
+            eval_material_terms(b, c, &se[c] TR_ARG);
             if (knowledge >= KNOW_FULL)
                 se[c].score += eval_king_exposure(b, c TR_ARG);
         }

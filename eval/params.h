@@ -84,6 +84,14 @@ enum {
     KNOW_FULL = 3      /* + cannon and rook lines against the general, king exposure */
 };
 
+/* Sizes of the weight groups below. */
+enum {
+    THREAT_ATTACKERS = 4, /* rook, horse, cannon, pawn */
+    THREAT_VICTIMS = 6,   /* advisor, elephant, horse, rook, cannon, pawn */
+    IMB_TYPES = 6,        /* advisor .. pawn */
+    FLANK_MASS_MAX = 6    /* two rooks, two horses, two cannons */
+};
+
 /* The weights after the tables, in this order (W_COUNT in all). */
 enum {
     /* Per missing advisor / elephant, per enemy rook, horse, cannon and
@@ -108,6 +116,16 @@ enum {
     W_ROOK_KING_PIN,
     W_KING_OPEN_FILE_VS_ROOK,
     W_KING_SCREEN_FILE_VS_CANNON,
+    /* Threats (level 2): per attacker type (rook, horse, cannon, pawn) and
+     * per victim type (advisor .. pawn), six each. */
+    W_THREAT,
+    /* Material imbalance (level 1): per own type and enemy type (advisor ..
+     * pawn), six by six, times both counts. */
+    W_IMBALANCE = W_THREAT + THREAT_ATTACKERS * THREAT_VICTIMS,
+    /* Flank massing (level 1): by the most crossed rooks, horses and cannons
+     * on one flank, 0..6. */
+    W_FLANK_MASS = W_IMBALANCE + IMB_TYPES * IMB_TYPES,
+    W_FULL_DEFENCE = W_FLANK_MASS + FLANK_MASS_MAX + 1,
     W_TEMPO,                     /* middlegame value only: not tapered */
     W_COUNT
 };
@@ -196,6 +214,34 @@ enum { SCALE_ONE = 16 };
  * ahead, per enemy cannon (a ready screen). */
 #define KING_OPEN_FILE_VS_ROOK     WS(W_KING_OPEN_FILE_VS_ROOK)
 #define KING_SCREEN_FILE_VS_CANNON WS(W_KING_SCREEN_FILE_VS_CANNON)
+
+/* ------------------------------------------------------ threats (level 2) */
+
+/* One of our pieces that can capture an enemy piece now: a free tempo's
+ * worth of pressure, worth most when the victim is dearer than the attacker
+ * or undefended, which the table learns per pair. The general is no victim
+ * (that is check) and no attacker (it rarely captures profitably). */
+enum { THREAT_BY_ROOK = 0, THREAT_BY_HORSE = 1, THREAT_BY_CANNON = 2, THREAT_BY_PAWN = 3 };
+#define THREAT_WEIGHT(attacker, victim_type) (W_THREAT + (attacker) * THREAT_VICTIMS + (victim_type) - ADVISOR)
+
+/* ---------------------------------------------- material balance (level 1) */
+
+/* The worth of a piece depends on what the enemy keeps: horses gain against
+ * a bare palace, cannons lose once the screens are gone, rooks weigh more
+ * against missing advisors. The evaluation adds, for each side, own count
+ * times enemy count times the pair's weight. Only the antisymmetric part
+ * of the table can matter (a pair counted for both sides cancels), so a
+ * tuned table has W[a][b] = -W[b][a]. */
+#define IMB_WEIGHT(own_type, enemy_type) (W_IMBALANCE + ((own_type) - ADVISOR) * IMB_TYPES + (enemy_type) - ADVISOR)
+
+/* Rooks, horses and cannons across the river massed on one flank (多子归边):
+ * the classic mating build-up. Flanks are files a..e and e..i (the centre
+ * file counts for both). */
+#define FLANK_MASS(n) WS(W_FLANK_MASS + (n))
+
+/* Both advisors and both elephants (士象全): the palace holds against far
+ * more than each defender's separate worth suggests. */
+#define FULL_DEFENCE WS(W_FULL_DEFENCE)
 
 _Static_assert(sizeof EVAL_WEIGHTS / sizeof EVAL_WEIGHTS[0] == W_COUNT, "weights.h does not match the W_* indices");
 

@@ -317,6 +317,13 @@ static const TuneGroup TUNE_GROUPS[] = {
     {"ROOK_KING_PIN", NULL, W_ROOK_KING_PIN, 1, 1},
     {"KING_OPEN_FILE_VS_ROOK", NULL, W_KING_OPEN_FILE_VS_ROOK, 1, 1},
     {"KING_SCREEN_FILE_VS_CANNON", NULL, W_KING_SCREEN_FILE_VS_CANNON, 1, 1},
+    {"THREAT", "per attacker (rows: rook, horse, cannon, pawn), per victim advisor .. pawn", W_THREAT,
+     THREAT_ATTACKERS * THREAT_VICTIMS, THREAT_VICTIMS},
+    {"IMBALANCE", "own type (rows: advisor .. pawn) times enemy type (advisor .. pawn)", W_IMBALANCE,
+     IMB_TYPES * IMB_TYPES, IMB_TYPES},
+    {"FLANK_MASS", "by the most crossed rooks, horses and cannons on one flank, 0..6", W_FLANK_MASS,
+     FLANK_MASS_MAX + 1, FLANK_MASS_MAX + 1},
+    {"FULL_DEFENCE", "both advisors and both elephants", W_FULL_DEFENCE, 1, 1},
     {"TEMPO", "bonus for the side to move (not tapered: the middlegame value counts)", W_TEMPO, 1, 1},
 };
 

@@ -129,6 +129,22 @@ static const int16_t EVAL_WEIGHTS[][2] = {
     {-46, 18},
     /* KING_SCREEN_FILE_VS_CANNON */
     {-15, 15},
+    /* THREAT: per attacker (rows: rook, horse, cannon, pawn), per victim advisor .. pawn */
+    {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+    {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+    {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+    {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+    /* IMBALANCE: own type (rows: advisor .. pawn) times enemy type (advisor .. pawn) */
+    {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+    {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+    {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+    {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+    {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+    {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+    /* FLANK_MASS: by the most crossed rooks, horses and cannons on one flank, 0..6 */
+    {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
+    /* FULL_DEFENCE: both advisors and both elephants */
+    {0, 0},
     /* TEMPO: bonus for the side to move (not tapered: the middlegame value counts) */
     {-1, 0},
 };

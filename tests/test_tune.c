@@ -77,6 +77,39 @@ static void test_coefficients(void)
 
 /* Positions with random sparse features, labelled by the sigmoid of a known
  * weight vector: the fit must find those weights again. */
+/* The threat, imbalance, flank and defence terms count what they say, read
+ * from the trace (Red minus Black). Red: rook e3, horse c3, full defenders;
+ * Black: cannon d5, horse e5, a crossed pawn on e4, no defenders. */
+static void test_new_terms(void)
+{
+    Board *b = malloc(sizeof *b);
+    char err[128];
+    EvalTrace tr;
+    CHECK(board_from_fen(b, "4k4/9/9/9/3cn4/4p4/2N1R4/9/9/2BAKAB2 w - - 0 1", err, sizeof err));
+    eval_trace_evaluate(b, &tr);
+    /* The rook hits the pawn ahead of it and the pawn hits back; the horse
+     * reaches the cannon on d5 and the pawn on e4 through free legs; the
+     * black horse's legs are blocked and the cannon has nothing behind its
+     * screens. */
+    CHECK(tr.mg[THREAT_WEIGHT(THREAT_BY_ROOK, PAWN)] == 1);
+    CHECK(tr.mg[THREAT_WEIGHT(THREAT_BY_HORSE, CANNON)] == 1);
+    CHECK(tr.mg[THREAT_WEIGHT(THREAT_BY_HORSE, PAWN)] == 1);
+    CHECK(tr.mg[THREAT_WEIGHT(THREAT_BY_PAWN, ROOK)] == -1);
+    CHECK(tr.mg[THREAT_WEIGHT(THREAT_BY_CANNON, ADVISOR)] == 0);
+    /* Red's two advisors against Black's horse; Black's horse against them. */
+    CHECK(tr.mg[IMB_WEIGHT(ADVISOR, HORSE)] == 2);
+    CHECK(tr.mg[IMB_WEIGHT(HORSE, ADVISOR)] == -2);
+    CHECK(tr.mg[IMB_WEIGHT(HORSE, HORSE)] == 0);
+    /* Nothing has crossed on either side: the zero entries cancel. */
+    CHECK(tr.mg[W_FLANK_MASS + 0] == 0);
+    CHECK(tr.mg[W_FULL_DEFENCE] == 1);
+    /* Two red rooks and a horse over the river on the right flank. */
+    CHECK(board_from_fen(b, "4k4/6R2/5N2R/9/9/9/9/9/9/4K4 w - - 0 1", err, sizeof err));
+    eval_trace_evaluate(b, &tr);
+    CHECK(tr.mg[W_FLANK_MASS + 3] == 1 && tr.mg[W_FLANK_MASS + 0] == -1);
+    free(b);
+}
+
 static void test_synthetic(void)
 {
     enum { POSITIONS = 2000, USED = 8 };
@@ -197,6 +230,7 @@ int main(int argc, char **argv)
     eval_init();
     eval_trace_init();
     test_coefficients();
+    test_new_terms();
     test_synthetic();
     test_endgame_scales();
     if (argc > 1)
