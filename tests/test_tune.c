@@ -104,7 +104,7 @@ static void test_new_terms(void)
     CHECK(tr.mg[W_FLANK_MASS + 0] == 0);
     CHECK(tr.mg[W_FULL_DEFENCE] == 1);
     /* Two red rooks and a horse over the river on the right flank. */
-    CHECK(board_from_fen(b, "4k4/6R2/5N2R/9/9/9/9/9/9/4K4 w - - 0 1", err, sizeof err));
+    CHECK(board_from_fen(b, "3k5/6R2/6N1R/9/9/9/9/9/9/4K4 w - - 0 1", err, sizeof err));
     eval_trace_evaluate(b, &tr);
     CHECK(tr.mg[W_FLANK_MASS + 3] == 1 && tr.mg[W_FLANK_MASS + 0] == -1);
     free(b);
