@@ -234,14 +234,11 @@ enum { THREAT_BY_ROOK = 0, THREAT_BY_HORSE = 1, THREAT_BY_CANNON = 2, THREAT_BY_
  * tuned table has W[a][b] = -W[b][a]. */
 #define IMB_WEIGHT(own_type, enemy_type) (W_IMBALANCE + ((own_type) - ADVISOR) * IMB_TYPES + (enemy_type) - ADVISOR)
 
-/* Rooks, horses and cannons across the river massed on one flank (多子归边):
- * the classic mating build-up. Flanks are files a..e and e..i (the centre
- * file counts for both). */
-#define FLANK_MASS(n) WS(W_FLANK_MASS + (n))
-
-/* Both advisors and both elephants (士象全): the palace holds against far
- * more than each defender's separate worth suggests. */
-#define FULL_DEFENCE WS(W_FULL_DEFENCE)
+/* W_FLANK_MASS: rooks, horses and cannons across the river massed on one
+ * flank (多子归边), the classic mating build-up. Flanks are files a..e and
+ * e..i (the centre file counts for both).
+ * W_FULL_DEFENCE: both advisors and both elephants (士象全): the palace holds
+ * against far more than each defender's separate worth suggests. */
 
 _Static_assert(sizeof EVAL_WEIGHTS / sizeof EVAL_WEIGHTS[0] == W_COUNT, "weights.h does not match the W_* indices");
 
