@@ -55,6 +55,9 @@ enum {
     DG_ENDGAME_TRIES = 100000, /* random placements per endgame start (a few hundred at most are needed) */
     DG_ENDGAME_EXTRA_PAWNS = 2, /* a side with a pawn range gets at most this many above its minimum */
     DG_PROGRESS_MS = 1000,
+    /* Without a terminal (a log file, nohup) the progress goes out as whole
+     * lines, this often: a line a second would swamp the log. */
+    DG_LOG_LINE_MS = 60000,
     DG_FEN_MAX = 128,
     DG_MAX_CONCURRENCY = 256
 };
@@ -435,8 +438,13 @@ static bool dg_number(const char *opt, const char *v, long long lo, long long hi
     return true;
 }
 
-static void dg_progress(DgShared *sh, double t0, bool final)
+/* How a progress report ends: rewritten in place on a terminal, a whole
+ * line in a log, or the final line. */
+typedef enum { DG_REPORT_TTY, DG_REPORT_LINE, DG_REPORT_FINAL } DgReport;
+
+static void dg_progress(DgShared *sh, double t0, DgReport kind)
 {
+    const bool final = kind == DG_REPORT_FINAL;
     const DgConfig *cfg = sh->cfg;
     pthread_mutex_lock(&sh->lock);
     long long games = sh->games_done, positions = sh->positions;
@@ -456,7 +464,8 @@ static void dg_progress(DgShared *sh, double t0, bool final)
     if (!final && left >= 0)
         snprintf(eta, sizeof eta, ", ETA %.0f s", left > 0 ? left : 0);
     fprintf(stderr, "%sdatagen: %lld games (+%lld =%lld -%lld), %lld positions, %.0f positions/s, %.1f s%s%s",
-            final ? "" : "\r", games, rw, dr, bw, positions, pps, secs, eta, final ? "\n" : "   ");
+            kind == DG_REPORT_TTY ? "\r" : "", games, rw, dr, bw, positions, pps, secs, eta,
+            kind == DG_REPORT_TTY ? "   " : "\n");
     fflush(stderr);
 }
 
@@ -590,6 +599,8 @@ int cmd_datagen(int argc, char **argv)
     if (started == 0)
         dg_worker(&sh);
     /* Progress while the workers play: the main thread only watches. */
+    const bool tty = os_is_terminal(stderr);
+    double last_line = t0;
     for (;;) {
         pthread_mutex_lock(&sh.lock);
         bool finished = sh.write_failed || (cfg.games > 0 && sh.games_done >= cfg.games) ||
@@ -597,8 +608,12 @@ int cmd_datagen(int argc, char **argv)
         pthread_mutex_unlock(&sh.lock);
         if (finished || dg_interrupted)
             break;
-        if (!cfg.quiet && os_is_terminal(stderr))
-            dg_progress(&sh, t0, false);
+        if (!cfg.quiet && tty) {
+            dg_progress(&sh, t0, DG_REPORT_TTY);
+        } else if (!cfg.quiet && (cli_now_seconds() - last_line) * 1000 >= DG_LOG_LINE_MS) {
+            dg_progress(&sh, t0, DG_REPORT_LINE);
+            last_line = cli_now_seconds();
+        }
         /* Short naps, so the end is noticed quickly. */
         for (int k = 0; k < DG_PROGRESS_MS / 50 && !dg_interrupted; k++) {
             proc_sleep_ms(50);
@@ -614,7 +629,7 @@ int cmd_datagen(int argc, char **argv)
         pthread_join(th[i], NULL);
     os_stop_signals_default();
     if (!cfg.quiet)
-        dg_progress(&sh, t0, true);
+        dg_progress(&sh, t0, DG_REPORT_FINAL);
     bool failed = sh.write_failed;
     if (fclose(sh.f) != 0)
         failed = true;
