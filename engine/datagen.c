@@ -608,11 +608,14 @@ int cmd_datagen(int argc, char **argv)
         pthread_mutex_unlock(&sh.lock);
         if (finished || dg_interrupted)
             break;
-        if (!cfg.quiet && tty) {
-            dg_progress(&sh, t0, DG_REPORT_TTY);
-        } else if (!cfg.quiet && (cli_now_seconds() - last_line) * 1000 >= DG_LOG_LINE_MS) {
-            dg_progress(&sh, t0, DG_REPORT_LINE);
-            last_line = cli_now_seconds();
+        if (!cfg.quiet) {
+            const double now = cli_now_seconds();
+            if (tty) {
+                dg_progress(&sh, t0, DG_REPORT_TTY);
+            } else if ((now - last_line) * 1000 >= DG_LOG_LINE_MS) {
+                dg_progress(&sh, t0, DG_REPORT_LINE);
+                last_line = now;
+            }
         }
         /* Short naps, so the end is noticed quickly. */
         for (int k = 0; k < DG_PROGRESS_MS / 50 && !dg_interrupted; k++) {
