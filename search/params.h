@@ -28,8 +28,8 @@ enum { NULL_SAFE_MARGIN = 1000 };
 /* ------------------------------------------------------------ quiescence */
 
 /* EGain pruning margin (seed 001's DELTA): a capture is skipped when
- * static eval + SEE gain + QS_DELTA <= alpha (except at the first
- * quiescence ply). Covers the positional swing a capture may bring. */
+ * static eval + SEE gain + QS_DELTA <= alpha, at every quiescence ply.
+ * Covers the positional swing a capture may bring. */
 enum { QS_DELTA = 100 };
 
 /* ------------------------------------------------------------ extensions */

@@ -77,9 +77,13 @@ static const char *iccs(Move m, char out[5])
  * by hand): red's cannon on e4 and pawn on e3 are boxed in and its general on
  * d2 has no square, so red's only legal move is the capture e4c4, answered by
  * e5c4 mate (the horse then checks from c4 with d1 and e2 covered). If red
- * could pass, black would have no mate in one. */
+ * could pass, black would have no mate in one.
+ * At depth 5 (R = 3) the verification search reaches the mate within its
+ * full-width plies. Quiescence cannot be relied on for it: its EGain bound
+ * skips e5c4 whenever stand pat plus the cannon cannot reach alpha, mate or
+ * not, so at depth 4 the verification would wrongly confirm the cut. */
 static const char *ZUGZWANG_FEN = "9/9/3k5/9/4n4/2ccCn3/4P4/3K4p/7r1/9 w - - 0 1";
-enum { ZUGZWANG_BETA = -9000, ZUGZWANG_DEPTH = 4 };
+enum { ZUGZWANG_BETA = -9000, ZUGZWANG_DEPTH = 5 };
 
 /* The perpetual-check position, black to move in check: red's rook on a8
  * checks the general on e8, which can only step to e9; then a8a9 checks
