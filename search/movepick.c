@@ -1,6 +1,7 @@
 /* movepick.c — move ordering: staged generation of legal moves for the main
  * search (hash move, good captures, killers, counter move, quiets by
- * history, losing captures) and for quiescence (captures by MVV-LVA). */
+ * history and continuation history, losing captures) and for quiescence
+ * (captures by MVV-LVA). */
 #include "search_internal.h"
 
 enum {
@@ -33,9 +34,13 @@ int movepick_mvv_lva(const Board *b, Move m)
     return BOARD_SEE_VALUE[victim] * 8 - ATTACKER_RANK[attacker];
 }
 
+/* Quiescence has no continuation to look up: its evasions read zeros. */
+static const ContHist NO_CONT;
+
 static int quiet_score(const MovePicker *mp, Move m)
 {
-    return mp->t->history[mp->b->sq[move_from(m)]][move_to(m)];
+    int pc = mp->b->sq[move_from(m)], to = move_to(m);
+    return mp->t->history[pc][to] + mp->cont[0][0][pc][to] + mp->cont[1][0][pc][to];
 }
 
 void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move tt_move, int ply,
@@ -52,6 +57,8 @@ void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move t
     mp->killers[0] = t->stack[ply].killers[0];
     mp->killers[1] = t->stack[ply].killers[1];
     mp->counter = MOVE_NONE;
+    mp->cont[0] = search_cont_back(t, ply, 1);
+    mp->cont[1] = search_cont_back(t, ply, 2);
     if (USE_COUNTER_MOVE) {
         Move last = board_last_move(b);
         if (last != MOVE_NONE && last != MOVE_NULL)
@@ -77,6 +84,7 @@ void movepick_init_qs(MovePicker *mp, const Board *b, const SearchThread *t, Mov
     }
     mp->killers[0] = mp->killers[1] = MOVE_NONE;
     mp->counter = MOVE_NONE;
+    mp->cont[0] = mp->cont[1] = &NO_CONT;
 }
 
 /* Index of the best-scored move left in the list, swapped to mp->idx. */

@@ -176,6 +176,13 @@ static void history_add(int *h, int bonus)
     *h += bonus - *h * abs_bonus / HISTORY_MAX;
 }
 
+/* The same gravity for a continuation entry (it stays within int16). */
+static void cont_add(int16_t *h, int bonus)
+{
+    int abs_bonus = bonus < 0 ? -bonus : bonus;
+    *h = (int16_t)(*h + bonus - *h * abs_bonus / HISTORY_MAX);
+}
+
 /* A quiet move caused a beta cutoff: killers, counter move, history (with a
  * malus for the quiet moves tried before it). */
 static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth, const Move *quiets, int nquiets)
@@ -189,9 +196,18 @@ static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth, cons
     int bonus = depth * depth;
     if (bonus > HISTORY_BONUS_MAX)
         bonus = HISTORY_BONUS_MAX;
-    history_add(&t->history[b->sq[move_from(m)]][move_to(m)], bonus);
-    for (int i = 0; i < nquiets; i++)
-        history_add(&t->history[b->sq[move_from(quiets[i])]][move_to(quiets[i])], -bonus);
+    ContHist *c1 = search_cont_back(t, ply, 1), *c2 = search_cont_back(t, ply, 2);
+    int pc = b->sq[move_from(m)], to = move_to(m);
+    history_add(&t->history[pc][to], bonus);
+    cont_add(&c1[0][pc][to], bonus);
+    cont_add(&c2[0][pc][to], bonus);
+    for (int i = 0; i < nquiets; i++) {
+        pc = b->sq[move_from(quiets[i])];
+        to = move_to(quiets[i]);
+        history_add(&t->history[pc][to], -bonus);
+        cont_add(&c1[0][pc][to], -bonus);
+        cont_add(&c2[0][pc][to], -bonus);
+    }
     Move last = board_last_move(b);
     if (USE_COUNTER_MOVE && last != MOVE_NONE && last != MOVE_NULL)
         t->counter[b->sq[move_to(last)]][move_to(last)] = m;
@@ -381,6 +397,7 @@ static bool null_step(SearchThread *t, int alpha, int beta, int depth, int ply, 
     r->tried = true;
     t->stats.null_tried++;
     t->stack[ply].move = MOVE_NULL;
+    t->stack[ply].cont = NULL;
     board_make_null(b);
     int v = -search_node(t, -beta, -beta + 1, depth - R - 1, ply + 1, flags);
     board_unmake_null(b);
@@ -584,6 +601,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         }
 
         t->stack[ply].move = m;
+        t->stack[ply].cont = &t->cont_hist[b->sq[move_from(m)]][move_to(m)];
         board_make(b, m);
         const bool gives_check = board_in_check(b);
 
@@ -615,7 +633,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                 if (!improving)
                     r++;
                 /* The move is made: its piece now stands on move_to(m). */
-                r -= t->history[b->sq[move_to(m)]][move_to(m)] / LMR_HISTORY_DIV;
+                const int pc = b->sq[move_to(m)], to = move_to(m);
+                r -= (t->history[pc][to] + mp.cont[0][0][pc][to] + mp.cont[1][0][pc][to]) / (2 * LMR_HISTORY_DIV);
                 if (r > new_depth - 1)
                     r = new_depth - 1;
                 if (r < 0)
@@ -714,6 +733,7 @@ static int search_root(SearchThread *t, int alpha, int beta, int depth)
         int noise = root_noise(s, m);
         int a = alpha - noise, bt = beta - noise;
         t->stack[0].move = m;
+        t->stack[0].cont = &t->cont_hist[b->sq[move_from(m)]][move_to(m)];
         board_make(b, m);
         int new_depth = depth - 1 + (board_in_check(b) ? 1 : 0);
         int v;

@@ -94,6 +94,10 @@ int64_t tm_soft_scaled(const TimeManager *tm, bool best_changed, int score_drop)
 
 struct SearchThread;
 
+/* Continuation history: a quiet move's record after a given previous move,
+ * indexed [piece][to] of that move, then [piece][to] of the reply. */
+typedef int16_t ContHist[PIECE_NB][SQ_NB];
+
 typedef struct MovePicker {
     const Board *b;
     const struct SearchThread *t;
@@ -101,6 +105,7 @@ typedef struct MovePicker {
     Move tt_move;
     Move killers[2];
     Move counter;
+    const ContHist *cont[2]; /* replies to the previous move, and to the one before */
     int idx;
     MoveList list;
     int scores[MAX_MOVES];
@@ -146,6 +151,7 @@ typedef struct StackEntry {
     int static_eval;
     Move move;
     Move killers[2];
+    ContHist *cont; /* the table of replies to `move` (a sentinel after a null move) */
 } StackEntry;
 
 /* One remembered static evaluation: the position's key and the knowledge
@@ -183,11 +189,21 @@ typedef struct SearchThread {
     RootMove roots[MAX_MOVES];
     int history[PIECE_NB][SQ_NB];
     Move counter[PIECE_NB][SQ_NB];
+    ContHist cont_hist[PIECE_NB][SQ_NB];
     /* Static evaluations by position key. The TT keeps the eval of stored
      * nodes only, and quiescence leaves that fail high on stand pat, or are
      * overwritten, come back often: the cache saves re-evaluating them. */
     EvalCacheEntry eval_cache[EVAL_CACHE_SIZE];
 } SearchThread;
+
+/* The continuation table of replies to the move made `back` plies above a
+ * node at `ply`. Above the root, and after a null move, that is a sentinel
+ * (the no-piece row), which learns nothing useful but needs no branches. */
+static inline ContHist *search_cont_back(const SearchThread *t, int ply, int back)
+{
+    ContHist *c = ply >= back ? t->stack[ply - back].cont : NULL;
+    return c ? c : (ContHist *)&t->cont_hist[PIECE_NONE][0];
+}
 
 /* What the df-pn mate prover found (mate.c). */
 typedef struct MateProof {

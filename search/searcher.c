@@ -168,6 +168,7 @@ bool searcher_set_options(Searcher *s, const SearchOptions *o)
         for (int i = 0; i < o->threads && i < s->nthreads; i++) {
             memcpy(th[i]->history, s->threads[i]->history, sizeof th[i]->history);
             memcpy(th[i]->counter, s->threads[i]->counter, sizeof th[i]->counter);
+            memcpy(th[i]->cont_hist, s->threads[i]->cont_hist, sizeof th[i]->cont_hist);
         }
         free_threads(s->threads, s->nthreads);
         s->threads = th;
@@ -194,6 +195,7 @@ void searcher_new_game(Searcher *s)
         SearchThread *t = s->threads[i];
         memset(t->history, 0, sizeof t->history);
         memset(t->counter, 0, sizeof t->counter);
+        memset(t->cont_hist, 0, sizeof t->cont_hist);
         memset(t->stack, 0, sizeof t->stack);
     }
 }
