@@ -42,7 +42,7 @@ enum { EXTENSION_PLY_FACTOR = 2 };
 
 /* Reverse futility (static null move): at depth <= RFP_DEPTH a non-PV node
  * whose static eval is at least RFP_MARGIN * depth above beta returns. */
-enum { RFP_DEPTH = 3, RFP_MARGIN = 150 };
+enum { RFP_DEPTH = 7, RFP_MARGIN = 120 };
 /* Futility: at depth <= FUTILITY_DEPTH quiet non-checking moves are skipped
  * when static eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha. */
 enum { FUTILITY_DEPTH = 3, FUTILITY_BASE = 100, FUTILITY_MARGIN = 150 };

@@ -499,9 +499,13 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
 
     /* Step 7. Reverse futility: far above beta near the horizon, stand. It is
      * a static pass, so it is off inside a null-move verification search,
-     * whose whole point is to catch positions where passing is not possible. */
+     * whose whole point is to catch positions where passing is not possible.
+     * Improving (the static eval rose since our previous move; a node in
+     * check two plies up counts as improving) takes a ply off the margin. */
+    const bool improving = !in_check && (ply < 2 || t->stack[ply - 2].static_eval == -SCORE_INF ||
+                                         static_eval > t->stack[ply - 2].static_eval);
     if (pruning >= 2 && !pv && !in_check && !(flags & NODE_VERIFY) && depth <= RFP_DEPTH && !is_decisive(beta) &&
-        static_eval - RFP_MARGIN * depth >= beta)
+        static_eval - RFP_MARGIN * (depth - (improving ? 1 : 0)) >= beta)
         return static_eval;
 
     /* Step 8. Null move (see null_step). */
@@ -530,10 +534,6 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     movepick_init(&mp, b, t, tt_move, ply, in_check ? &evasions : NULL);
     const bool single_reply = in_check && evasions.count == 1;
     const bool can_extend = ply < EXTENSION_PLY_FACTOR * t->root_depth;
-    /* Improving: the static eval rose since our previous move (a node
-     * in check two plies up counts as improving). */
-    const bool improving = !in_check && (ply < 2 || t->stack[ply - 2].static_eval == -SCORE_INF ||
-                                         static_eval > t->stack[ply - 2].static_eval);
     /* Steps 10a-10b never prune at PV nodes, in check or under a mate
      * threat; per move they also wait for a non-losing move in hand and,
      * in games, a non-mate alpha, so mate scores stay exact.
