@@ -37,11 +37,12 @@ int movepick_mvv_lva(const Board *b, Move m)
 /* Quiescence has no continuation to look up: its evasions read zeros. */
 static const ContHist NO_CONT;
 
-static int quiet_score(const MovePicker *mp, Move m)
+int movepick_quiet_stat(const MovePicker *mp, int pc, int to)
 {
-    int pc = mp->b->sq[move_from(m)], to = move_to(m);
     return mp->t->history[pc][to] + mp->cont[0][0][pc][to] + mp->cont[1][0][pc][to];
 }
+
+static int quiet_score(const MovePicker *mp, Move m) { return movepick_quiet_stat(mp, mp->b->sq[move_from(m)], move_to(m)); }
 
 void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move tt_move, int ply,
                    const MoveList *all)

@@ -41,7 +41,8 @@ enum { EXTENSION_PLY_FACTOR = 2 };
 /* ------------------------------------------------------------ pruning (untuned) */
 
 /* Reverse futility (static null move): at depth <= RFP_DEPTH a non-PV node
- * whose static eval is at least RFP_MARGIN * depth above beta returns. */
+ * whose static eval is at least RFP_MARGIN * depth above beta returns (one
+ * ply less of margin when the eval is improving). */
 enum { RFP_DEPTH = 7, RFP_MARGIN = 120 };
 /* Futility: at depth <= FUTILITY_DEPTH quiet non-checking moves are skipped
  * when static eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha. */

@@ -170,18 +170,16 @@ static void update_pv(SearchThread *t, int ply, Move m)
     t->pv_len[ply] = n + 1;
 }
 
-static void history_add(int *h, int bonus)
+/* Gravity update: the entry moves by the bonus and decays towards zero in
+ * proportion, so it stays within +-HISTORY_MAX (and so within int16). */
+static int gravity(int h, int bonus)
 {
     int abs_bonus = bonus < 0 ? -bonus : bonus;
-    *h += bonus - *h * abs_bonus / HISTORY_MAX;
+    return h + bonus - h * abs_bonus / HISTORY_MAX;
 }
 
-/* The same gravity for a continuation entry (it stays within int16). */
-static void cont_add(int16_t *h, int bonus)
-{
-    int abs_bonus = bonus < 0 ? -bonus : bonus;
-    *h = (int16_t)(*h + bonus - *h * abs_bonus / HISTORY_MAX);
-}
+static void history_add(int *h, int bonus) { *h = gravity(*h, bonus); }
+static void cont_add(int16_t *h, int bonus) { *h = (int16_t)gravity(*h, bonus); }
 
 /* A quiet move caused a beta cutoff: killers, counter move, history (with a
  * malus for the quiet moves tried before it). */
@@ -634,7 +632,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                     r++;
                 /* The move is made: its piece now stands on move_to(m). */
                 const int pc = b->sq[move_to(m)], to = move_to(m);
-                r -= (t->history[pc][to] + mp.cont[0][0][pc][to] + mp.cont[1][0][pc][to]) / (2 * LMR_HISTORY_DIV);
+                r -= movepick_quiet_stat(&mp, pc, to) / (2 * LMR_HISTORY_DIV);
                 if (r > new_depth - 1)
                     r = new_depth - 1;
                 if (r < 0)

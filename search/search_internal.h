@@ -133,6 +133,9 @@ Move movepick_next(MovePicker *mp);
  * every quiet non-checking move unseen: it saves ordering them. */
 enum { SKIP_NOT_AT_QUIETS = -1, SKIP_QUIET_CHECK = -2 };
 int movepick_skip_quiets(MovePicker *mp);
+/* A quiet move's record for piece pc to square to: butterfly history plus
+ * both continuation histories (the quiet order, and LMR's history term). */
+int movepick_quiet_stat(const MovePicker *mp, int pc, int to);
 /* MVV-LVA key of a capture (larger first). */
 int movepick_mvv_lva(const Board *b, Move m);
 
