@@ -120,9 +120,6 @@ enum { CURRMOVE_DELAY_MS = 1000, CURRMOVE_INTERVAL_MS = 250 };
 
 /* Entries per bucket (one 64-byte cache line). */
 enum { TT_BUCKET_SIZE = 4 };
-/* Entries of each thread's static-eval cache (a power of two; 16 bytes each,
- * so the cache stays in the core's L2). */
-enum { EVAL_CACHE_SIZE = 1 << 14 };
 /* In replacement, each search generation of age costs this much depth. */
 enum { TT_AGE_WEIGHT = 4 };
 

@@ -17,22 +17,13 @@ static bool adopt_helper_proof(SearchThread *t, bool report);
 
 /* ------------------------------------------------------------- helpers */
 
+/* The static eval. There is no cache of its own: the TT keeps the eval of
+ * every stored node, and a per-thread cache by key hit 1.5% of the calls,
+ * while its stores cost about 5% of the bench's time (bench 16, user time,
+ * 4 interleaved runs: 6.72-7.43 s with it, 6.32-7.32 s without). */
 static int evaluate(SearchThread *t)
 {
-    /* The evaluation is a function of the position (its key includes the
-     * side to move) and the knowledge level only, so a cached value is
-     * exactly what eval_evaluate would return. */
-    const int knowledge = t->s->opt.knowledge;
-    EvalCacheEntry *e = &t->eval_cache[t->board.key & (EVAL_CACHE_SIZE - 1)];
-    int v;
-    if (e->key == t->board.key && e->knowledge_tag == knowledge + 1) {
-        v = e->value;
-    } else {
-        v = eval_evaluate(&t->board, knowledge);
-        e->key = t->board.key;
-        e->value = v;
-        e->knowledge_tag = knowledge + 1;
-    }
+    int v = eval_evaluate(&t->board, t->s->opt.knowledge);
     /* Keep static scores out of the rule-win and mate bands. */
     if (v >= SCORE_RULE_MIN)
         v = SCORE_RULE_MIN - 1;

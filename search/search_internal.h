@@ -157,15 +157,6 @@ typedef struct StackEntry {
     ContHist *cont; /* the table of replies to `move` (a sentinel after a null move) */
 } StackEntry;
 
-/* One remembered static evaluation: the position's key and the knowledge
- * level it was computed at (stored plus one, so a zeroed entry never
- * matches). */
-typedef struct EvalCacheEntry {
-    uint64_t key;
-    int32_t value;
-    int32_t knowledge_tag;
-} EvalCacheEntry;
-
 typedef struct SearchThread {
     struct Searcher *s;
     int id;
@@ -193,10 +184,6 @@ typedef struct SearchThread {
     int history[PIECE_NB][SQ_NB];
     Move counter[PIECE_NB][SQ_NB];
     ContHist cont_hist[PIECE_NB][SQ_NB];
-    /* Static evaluations by position key. The TT keeps the eval of stored
-     * nodes only, and quiescence leaves that fail high on stand pat, or are
-     * overwritten, come back often: the cache saves re-evaluating them. */
-    EvalCacheEntry eval_cache[EVAL_CACHE_SIZE];
 } SearchThread;
 
 /* The continuation table of replies to the move made `back` plies above a
