@@ -42,7 +42,10 @@ int movepick_quiet_stat(const MovePicker *mp, int pc, int to)
     return mp->t->history[pc][to] + mp->cont[0][0][pc][to] + mp->cont[1][0][pc][to];
 }
 
-static int quiet_score(const MovePicker *mp, Move m) { return movepick_quiet_stat(mp, mp->b->sq[move_from(m)], move_to(m)); }
+static int quiet_score(const MovePicker *mp, Move m)
+{
+    return movepick_quiet_stat(mp, mp->b->sq[move_from(m)], move_to(m));
+}
 
 void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move tt_move, int ply,
                    const MoveList *all)

@@ -590,7 +590,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         }
 
         t->stack[ply].move = m;
-        t->stack[ply].cont = &t->cont_hist[b->sq[move_from(m)]][move_to(m)];
+        t->stack[ply].cont = search_cont_of(t, b, m);
         board_make(b, m);
         const bool gives_check = board_in_check(b);
 
@@ -722,7 +722,7 @@ static int search_root(SearchThread *t, int alpha, int beta, int depth)
         int noise = root_noise(s, m);
         int a = alpha - noise, bt = beta - noise;
         t->stack[0].move = m;
-        t->stack[0].cont = &t->cont_hist[b->sq[move_from(m)]][move_to(m)];
+        t->stack[0].cont = search_cont_of(t, b, m);
         board_make(b, m);
         int new_depth = depth - 1 + (board_in_check(b) ? 1 : 0);
         int v;

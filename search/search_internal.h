@@ -195,6 +195,13 @@ static inline ContHist *search_cont_back(const SearchThread *t, int ply, int bac
     return c ? c : (ContHist *)&t->cont_hist[PIECE_NONE][0];
 }
 
+/* The continuation table that records replies to move m, which is about
+ * to be made on b (its piece still stands on move_from(m)). */
+static inline ContHist *search_cont_of(SearchThread *t, const Board *b, Move m)
+{
+    return &t->cont_hist[b->sq[move_from(m)]][move_to(m)];
+}
+
 /* What the df-pn mate prover found (mate.c). */
 typedef struct MateProof {
     bool proven;
