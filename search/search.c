@@ -864,6 +864,15 @@ static void report_line(SearchThread *t, int line_idx, int depth, ScoreBound bou
     pthread_mutex_unlock(&s->report_lock);
 }
 
+/* Pieces besides the two generals. */
+static int piece_count(const Board *b)
+{
+    int pieces = -2;
+    for (int pc = 0; pc < PIECE_NB; pc++)
+        pieces += b->count[pc];
+    return pieces;
+}
+
 /* Iterative deepening of one thread. The main thread (id 0) reports and
  * decides when to stop; helpers (Lazy SMP) only fill the shared TT, starting
  * at staggered depths so the threads diverge. */
@@ -879,6 +888,15 @@ static void iterate(SearchThread *t)
         max_depth = s->limits.depth;
     Move last_best = MOVE_NONE;
     int last_score = 0;
+    /* A mate search wants mate scores, not exact values: it skips the
+     * aspiration windows, whose re-searches cost most where the eval swings
+     * between iterations, as in endings with few pieces (mate.epd with the
+     * prover off, 4M nodes a puzzle: 131 -> 133 solved). Analysis (go
+     * infinite) skips them in sparse endings, where its long mates lie
+     * (mate.epd's ttxq-cg174 through mate-bench: mate 19 at 5 s with the
+     * windows, mate 17 at 2.2 s without). */
+    const bool windows = s->limits.mate == 0 &&
+                         !(s->limits.infinite && piece_count(&t->board) <= MATE_SPARSE_PIECES);
 
     const int first_depth = t->start_depth > 0 ? t->start_depth : 1 + (main_thread ? 0 : (t->id & 1));
     for (int depth = first_depth; depth <= max_depth; depth++) {
@@ -892,11 +910,7 @@ static void iterate(SearchThread *t)
             int prev = line->prev_score;
             int delta = ASP_DELTA;
             int alpha = -SCORE_INF, beta = SCORE_INF;
-            /* A mate search wants mate scores, not exact values: it skips
-             * the windows, whose re-searches cost most where the eval swings
-             * between iterations, as in endings with few pieces (mate.epd
-             * with the prover off, 4M nodes a puzzle: 131 -> 133 solved). */
-            if (depth >= ASP_MIN_DEPTH && prev != -SCORE_INF && !is_decisive(prev) && s->limits.mate == 0) {
+            if (windows && depth >= ASP_MIN_DEPTH && prev != -SCORE_INF && !is_decisive(prev)) {
                 alpha = prev - delta > -SCORE_INF ? prev - delta : -SCORE_INF;
                 beta = prev + delta < SCORE_INF ? prev + delta : SCORE_INF;
             }
@@ -1180,15 +1194,6 @@ static void on_mate_proof(SearchThread *t, const MateProof *proof)
     publish_nodes(t);
     install_proof(t, proof, true);
     t->nodes = before;
-}
-
-/* Pieces besides the two generals. */
-static int piece_count(const Board *b)
-{
-    int pieces = -2;
-    for (int pc = 0; pc < PIECE_NB; pc++)
-        pieces += b->count[pc];
-    return pieces;
 }
 
 /* The mate prover's turn in a "go mate N" search (see mate_search). Each
