@@ -35,6 +35,9 @@ StepReach board_horse_reach[SQ_NB];
 StepReach board_pawn_reach[2][SQ_NB];
 uint64_t board_zobrist[PIECE_NB][SQ_NB];
 uint64_t board_zobrist_side;
+uint64_t board_struct_zobrist[PIECE_NB][SQ_NB];
+const int8_t BOARD_STRUCT_OF[PT_NB] = {-1, BOARD_STRUCT_GUARDS, BOARD_STRUCT_GUARDS, BOARD_STRUCT_GUARDS, -1, -1, -1,
+                                       BOARD_STRUCT_PAWNS};
 uint8_t board_in_palace[2][SQ_NB];
 
 /* Until eval installs its table, the incremental score stays 0. */
@@ -96,6 +99,15 @@ static uint64_t next_random(uint64_t *state)
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+/* A 64-bit mixer (multiply-xorshift) for the structure keys' terms. */
+static uint64_t struct_mix(uint64_t x)
+{
+    x *= 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    x *= 0xBF58476D1CE4E5B9ull;
+    return x ^ (x >> 32);
 }
 
 void board_init(void)
@@ -181,9 +193,30 @@ void board_init(void)
         for (int s = 0; s < SQ_NB; s++)
             board_zobrist[p][s] = (p == 0 || (p & 7) == 0) ? 0 : next_random(&state);
     board_zobrist_side = next_random(&state);
+    /* Structure terms are a hash of the piece code and the square, so they
+     * do not depend on the order the position keys were drawn in. */
+    for (int p = 0; p < PIECE_NB; p++)
+        for (int s = 0; s < SQ_NB; s++)
+            board_struct_zobrist[p][s] =
+                (p & 7) != 0 && BOARD_STRUCT_OF[p & 7] >= 0 ? struct_mix((uint64_t)p << 8 | (uint64_t)(s + 1)) : 0;
 }
 
 /* -------------------------------------------------------------- placement */
+
+/* The structure keys: piece p appears on or leaves square s, or moves. */
+static inline void struct_toggle(Board *b, Piece p, int s)
+{
+    int k = BOARD_STRUCT_OF[piece_type(p)];
+    if (k >= 0)
+        b->struct_key[k] ^= board_struct_zobrist[p][s];
+}
+
+static inline void struct_move(Board *b, Piece p, int from, int to)
+{
+    int k = BOARD_STRUCT_OF[piece_type(p)];
+    if (k >= 0)
+        b->struct_key[k] ^= board_struct_zobrist[p][from] ^ board_struct_zobrist[p][to];
+}
 
 static void put_piece(Board *b, Piece p, int s, int slot)
 {
@@ -196,6 +229,7 @@ static void put_piece(Board *b, Piece p, int s, int slot)
     b->count[p]++;
     b->material[c] += BOARD_MATERIAL[piece_type(p)];
     b->key ^= board_zobrist[p][s];
+    struct_toggle(b, p, s);
     b->psq += (*b->psq_table)[p][s];
 }
 
@@ -501,6 +535,7 @@ void board_make(Board *b, Move m)
         b->count[cap]--;
         b->material[them] -= BOARD_MATERIAL[piece_type(cap)];
         b->key ^= board_zobrist[cap][to];
+        struct_toggle(b, cap, to);
         b->psq -= (*t)[cap][to];
         h->rule60 = 0;
     } else {
@@ -518,6 +553,7 @@ void board_make(Board *b, Move m)
     b->slot[from] = 0; /* empty squares keep slot 0, so equal positions compare equal */
     b->plist[us][slot] = (uint8_t)to;
     b->key ^= board_zobrist[p][from] ^ board_zobrist[p][to] ^ board_zobrist_side;
+    struct_move(b, p, from, to);
     b->psq += (*t)[p][to] - (*t)[p][from];
     b->side = them;
     if (us == BLACK)
@@ -545,7 +581,9 @@ void board_unmake(Board *b)
     b->plist[us][slot] = (uint8_t)from;
     b->rank_occ[sq_rank(from)] |= (uint16_t)(1u << sq_file(from));
     b->file_occ[sq_file(from)] |= (uint16_t)(1u << sq_rank(from));
+    struct_move(b, p, from, to);
     if (cap) {
+        struct_toggle(b, cap, to);
         b->sq[to] = cap;
         b->slot[to] = h->captured_slot;
         b->plist[them][h->captured_slot] = (uint8_t)to;
@@ -619,6 +657,7 @@ bool board_validate(const Board *b, char *err, size_t errlen)
     int material[2] = {0, 0};
     int32_t psq = 0;
     uint64_t key = b->side == BLACK ? board_zobrist_side : 0;
+    uint64_t struct_key[BOARD_STRUCT_NB] = {0, 0};
 
     if (b->side != RED && b->side != BLACK)
         return fen_fail(err, errlen, "bad side to move %d", b->side);
@@ -640,6 +679,8 @@ bool board_validate(const Board *b, char *err, size_t errlen)
         material[c] += BOARD_MATERIAL[t];
         psq += (*b->psq_table)[p][s];
         key ^= board_zobrist[p][s];
+        if (BOARD_STRUCT_OF[t] >= 0)
+            struct_key[BOARD_STRUCT_OF[t]] ^= board_struct_zobrist[p][s];
     }
     for (int c = 0; c < 2; c++)
         for (int slot = 0; slot < SLOT_NB; slot++) {
@@ -663,6 +704,8 @@ bool board_validate(const Board *b, char *err, size_t errlen)
         return fen_fail(err, errlen, "incremental psq drifted (%d vs %d)", (int)b->psq, (int)psq);
     if (key != b->key || b->hist[b->ply].key != key)
         return fen_fail(err, errlen, "Zobrist key drifted");
+    if (memcmp(struct_key, b->struct_key, sizeof struct_key) != 0)
+        return fen_fail(err, errlen, "structure keys drifted");
     for (int c = 0; c < 2; c++)
         if (b->plist[c][0] == SQ_NONE || b->sq[b->plist[c][0]] != piece_make(c, KING))
             return fen_fail(err, errlen, "%s general missing", COLOR_NAME[c]);

@@ -54,6 +54,10 @@ extern StepReach board_pawn_reach[2][SQ_NB];
 
 extern uint64_t board_zobrist[PIECE_NB][SQ_NB];
 extern uint64_t board_zobrist_side;
+/* A piece's term in its structure key (0 for pieces of neither structure),
+ * and which key it belongs to (-1: none). */
+extern uint64_t board_struct_zobrist[PIECE_NB][SQ_NB];
+extern const int8_t BOARD_STRUCT_OF[PT_NB];
 
 /* Is the general of `color` attacked (or facing the other general)? */
 bool board_king_attacked(const Board *b, int color);

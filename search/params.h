@@ -73,6 +73,13 @@ enum { IIR_DEPTH = 4 };
 
 /* Butterfly history is kept within +-HISTORY_MAX (gravity update). */
 enum { HISTORY_MAX = 16384, HISTORY_BONUS_MAX = 1200 };
+/* Static-eval correction history: per side to move, two tables keyed by
+ * the pawns and by the kings' guards (king, advisors, elephants) learn the
+ * average error of the static eval against the searches' results. Entries
+ * are in 1/CORR_GRAIN centipawns, kept within +-CORR_MAX; an update moves an
+ * entry min(depth + 1, CORR_WEIGHT_MAX) / CORR_WEIGHT_SCALE of the way. */
+enum { CORR_SIZE = 1 << 14, CORR_GRAIN = 16, CORR_MAX = 300 * CORR_GRAIN };
+enum { CORR_WEIGHT_MAX = 16, CORR_WEIGHT_SCALE = 256 };
 /* Counter-move heuristic on/off (kept only where it reduces bench nodes). */
 enum { USE_COUNTER_MOVE = 1 };
 

@@ -32,6 +32,52 @@ static int evaluate(SearchThread *t)
     return v;
 }
 
+/* ------------------------------------------------- eval correction */
+
+/* The correction tables' indices: [0] by the pawns, [1] by the kings,
+ * advisors and elephants, both sides each (the board's structure keys). */
+typedef struct CorrKeys {
+    uint32_t idx[2];
+} CorrKeys;
+
+static inline CorrKeys corr_keys(const Board *b)
+{
+    CorrKeys ck = {{(uint32_t)(b->struct_key[BOARD_STRUCT_PAWNS] & (CORR_SIZE - 1)),
+                    (uint32_t)(b->struct_key[BOARD_STRUCT_GUARDS] & (CORR_SIZE - 1))}};
+    return ck;
+}
+
+/* The static eval corrected by what the searches below similar structures
+ * found; kept out of the rule and mate bands like the raw eval. */
+static int corrected_eval(const SearchThread *t, const CorrKeys *ck, int raw)
+{
+    const int side = t->board.side;
+    int c = (t->corr[side][0][ck->idx[0]] + t->corr[side][1][ck->idx[1]]) / (2 * CORR_GRAIN);
+    int v = raw + c;
+    if (v >= SCORE_RULE_MIN)
+        v = SCORE_RULE_MIN - 1;
+    if (v <= -SCORE_RULE_MIN)
+        v = -(SCORE_RULE_MIN - 1);
+    return v;
+}
+
+/* Moves both tables towards the error of the raw eval against a search
+ * result, more for deeper searches. */
+static void corr_update(SearchThread *t, const CorrKeys *ck, int raw, int result, int depth)
+{
+    const int side = t->board.side;
+    int target = (result - raw) * CORR_GRAIN;
+    if (target > CORR_MAX)
+        target = CORR_MAX;
+    if (target < -CORR_MAX)
+        target = -CORR_MAX;
+    const int w = depth + 1 < CORR_WEIGHT_MAX ? depth + 1 : CORR_WEIGHT_MAX;
+    for (int i = 0; i < 2; i++) {
+        int16_t *e = &t->corr[side][i][ck->idx[i]];
+        *e = (int16_t)((*e * (CORR_WEIGHT_SCALE - w) + target * w) / CORR_WEIGHT_SCALE);
+    }
+}
+
 static bool is_decisive(int score) { return score >= SCORE_RULE_MIN || score <= -SCORE_RULE_MIN; }
 
 static uint64_t total_nodes(const Searcher *s)
@@ -270,13 +316,16 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply)
             return te.score;
     }
 
-    /* Step 5. Stand pat (the eval is cached in the TT). */
-    int best = -SCORE_INF, stand = EVAL_NONE;
+    /* Step 5. Stand pat (the raw eval is cached in the TT, the correction
+     * is applied on top). */
+    int best = -SCORE_INF, stand = EVAL_NONE, raw = EVAL_NONE;
     if (!in_check) {
-        stand = hit && te.eval != EVAL_NONE ? te.eval : evaluate(t);
+        raw = hit && te.eval != EVAL_NONE ? te.eval : evaluate(t);
+        const CorrKeys ck = corr_keys(b);
+        stand = corrected_eval(t, &ck, raw);
         if (stand >= beta) {
             if (!hit)
-                tt_store(&s->tt, b->key, ply, MOVE_NONE, stand, stand, 0, TT_BOUND_LOWER, false);
+                tt_store(&s->tt, b->key, ply, MOVE_NONE, stand, raw, 0, TT_BOUND_LOWER, false);
             return stand;
         }
         if (stand > alpha)
@@ -339,7 +388,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply)
     /* Step 8. Store at depth 0. A fail-low that pruned captures by the
      * EGain bound is still an upper bound: those captures were bounded. */
     int bound = best >= beta ? TT_BOUND_LOWER : best > orig_alpha ? TT_BOUND_EXACT : TT_BOUND_UPPER;
-    tt_store(&s->tt, b->key, ply, best_move, best, stand, 0, bound, false);
+    tt_store(&s->tt, b->key, ply, best_move, best, raw, 0, bound, false);
     return best;
 }
 
@@ -362,7 +411,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply)
  *  (8) SearchStats counts tries, cuts, verifications and their failures.
  * Returns true when the node is cut, with the score in r->result. */
 static bool null_step(SearchThread *t, int alpha, int beta, int depth, int ply, int flags, int static_eval,
-                      bool in_check, NullStepReport *r)
+                      int raw_eval, bool in_check, NullStepReport *r)
 {
     Board *b = &t->board;
     Searcher *s = t->s;
@@ -415,7 +464,7 @@ static bool null_step(SearchThread *t, int alpha, int beta, int depth, int ply, 
         r->result = v;
         t->stats.null_cutoffs++;
         /* (7) */
-        tt_store(&s->tt, b->key, ply, MOVE_NONE, v, static_eval, depth, TT_BOUND_LOWER, true);
+        tt_store(&s->tt, b->key, ply, MOVE_NONE, v, raw_eval, depth, TT_BOUND_LOWER, true);
         return true;
     }
 
@@ -474,10 +523,16 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     if (!pv && !in_check)
         tt_prefetch(&s->tt, board_key_after_null(b));
 
-    /* Step 5. Static evaluation (cached in the TT). */
-    int static_eval = -SCORE_INF;
-    if (!in_check)
-        static_eval = hit && te.eval != EVAL_NONE ? te.eval : evaluate(t);
+    /* Step 5. Static evaluation: the raw eval is cached in the TT, and the
+     * correction history adjusts it for what searches of similar
+     * structures found. */
+    int static_eval = -SCORE_INF, raw_eval = EVAL_NONE;
+    CorrKeys ck = {{0, 0}};
+    if (!in_check) {
+        raw_eval = hit && te.eval != EVAL_NONE ? te.eval : evaluate(t);
+        ck = corr_keys(b);
+        static_eval = corrected_eval(t, &ck, raw_eval);
+    }
     t->stack[ply].static_eval = static_eval;
     const int pruning = s->opt.pruning;
 
@@ -499,7 +554,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
 
     /* Step 8. Null move (see null_step). */
     NullStepReport nr;
-    if (null_step(t, alpha, beta, depth, ply, flags, static_eval, in_check, &nr))
+    if (null_step(t, alpha, beta, depth, ply, flags, static_eval, raw_eval, in_check, &nr))
         return nr.result;
     if (t->stopped)
         return 0;
@@ -665,7 +720,14 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
 
     /* Step 12. Store (rule-band scores are kept as move only by tt_store). */
     int bound = best >= beta ? TT_BOUND_LOWER : best > orig_alpha ? TT_BOUND_EXACT : TT_BOUND_UPPER;
-    tt_store(&s->tt, b->key, ply, best_move, best, in_check ? EVAL_NONE : static_eval, depth, bound, false);
+    tt_store(&s->tt, b->key, ply, best_move, best, raw_eval, depth, bound, false);
+
+    /* Step 13. Correction history: a result the static eval could not
+     * foresee (not a capture's gain, not a mate or rule score, and a bound
+     * on the side the eval was wrong) teaches the correction tables. */
+    if (!in_check && (best_move == MOVE_NONE || !board_is_capture(b, best_move)) && !is_decisive(best) &&
+        !(bound == TT_BOUND_LOWER && best <= static_eval) && !(bound == TT_BOUND_UPPER && best >= static_eval))
+        corr_update(t, &ck, raw_eval, best, depth);
     return best;
 }
 
@@ -1548,7 +1610,13 @@ void searcher_quiet_eval(Searcher *s, const Board *b, int *static_eval, int *qsc
     search_limits_init(&l);
     search_prepare(s, b, &l, NULL);
     SearchThread *t = s->threads[0];
-    *static_eval = board_in_check(&t->board) ? -SCORE_INF : evaluate(t);
+    /* Quiescence stands pat on the corrected eval, so that is the value
+     * its score is compared with. */
+    *static_eval = -SCORE_INF;
+    if (!board_in_check(&t->board)) {
+        const CorrKeys ck = corr_keys(&t->board);
+        *static_eval = corrected_eval(t, &ck, evaluate(t));
+    }
     *qscore = qsearch(t, -SCORE_INF, SCORE_INF, 0);
 }
 
@@ -1564,6 +1632,7 @@ NullStepReport search_test_null_step(Searcher *s, const Board *b, int alpha, int
     int static_eval = in_check ? -SCORE_INF : evaluate(t);
     t->stack[ply].static_eval = static_eval;
     NullStepReport r;
-    null_step(t, alpha, beta, depth, ply, verifying ? NODE_VERIFY : 0, static_eval, in_check, &r);
+    const int raw_eval = in_check ? EVAL_NONE : static_eval;
+    null_step(t, alpha, beta, depth, ply, verifying ? NODE_VERIFY : 0, static_eval, raw_eval, in_check, &r);
     return r;
 }

@@ -231,7 +231,8 @@ int book_probe(const Book *bk, const Board *b, BookMove *out, int max);
  * number; -1 when there is none. */
 int book_pick(const BookMove *moves, int n, uint64_t random);
 
-/* For training data: the static evaluation of b and its quiescence score,
+/* For training data: the static evaluation of b (with the search's learned
+ * correction, the value quiescence stands pat on) and its quiescence score,
  * both from the side to move's point of view (static_eval is -SCORE_INF in
  * check). A position is quiet when the two agree. Call it while idle. */
 void searcher_quiet_eval(Searcher *s, const Board *b, int *static_eval, int *qscore);

@@ -184,6 +184,9 @@ typedef struct SearchThread {
     int history[PIECE_NB][SQ_NB];
     Move counter[PIECE_NB][SQ_NB];
     ContHist cont_hist[PIECE_NB][SQ_NB];
+    /* Static-eval corrections [side to move][structure key], see CORR_SIZE:
+     * [0] by the pawns, [1] by the kings' guards. */
+    int16_t corr[2][2][CORR_SIZE];
 } SearchThread;
 
 /* The continuation table of replies to the move made `back` plies above a
