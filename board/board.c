@@ -198,7 +198,7 @@ void board_init(void)
     for (int p = 0; p < PIECE_NB; p++)
         for (int s = 0; s < SQ_NB; s++)
             board_struct_zobrist[p][s] =
-                (p & 7) != 0 && BOARD_STRUCT_OF[p & 7] >= 0 ? struct_mix((uint64_t)p << 8 | (uint64_t)(s + 1)) : 0;
+                BOARD_STRUCT_OF[piece_type((Piece)p)] >= 0 ? struct_mix((uint64_t)p << 8 | (uint64_t)(s + 1)) : 0;
 }
 
 /* -------------------------------------------------------------- placement */

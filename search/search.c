@@ -21,16 +21,17 @@ static bool adopt_helper_proof(SearchThread *t, bool report);
  * every stored node, and a per-thread cache by key hit 1.5% of the calls,
  * while its stores cost about 5% of the bench's time (bench 16, user time,
  * 4 interleaved runs: 6.72-7.43 s with it, 6.32-7.32 s without). */
-static int evaluate(SearchThread *t)
+/* Keeps a static score out of the rule-win and mate bands. */
+static inline int below_rule_band(int v)
 {
-    int v = eval_evaluate(&t->board, t->s->opt.knowledge);
-    /* Keep static scores out of the rule-win and mate bands. */
     if (v >= SCORE_RULE_MIN)
-        v = SCORE_RULE_MIN - 1;
+        return SCORE_RULE_MIN - 1;
     if (v <= -SCORE_RULE_MIN)
-        v = -(SCORE_RULE_MIN - 1);
+        return -(SCORE_RULE_MIN - 1);
     return v;
 }
+
+static int evaluate(SearchThread *t) { return below_rule_band(eval_evaluate(&t->board, t->s->opt.knowledge)); }
 
 /* ------------------------------------------------- eval correction */
 
@@ -53,12 +54,7 @@ static int corrected_eval(const SearchThread *t, const CorrKeys *ck, int raw)
 {
     const int side = t->board.side;
     int c = (t->corr[side][0][ck->idx[0]] + t->corr[side][1][ck->idx[1]]) / (2 * CORR_GRAIN);
-    int v = raw + c;
-    if (v >= SCORE_RULE_MIN)
-        v = SCORE_RULE_MIN - 1;
-    if (v <= -SCORE_RULE_MIN)
-        v = -(SCORE_RULE_MIN - 1);
-    return v;
+    return below_rule_band(raw + c);
 }
 
 /* Moves both tables towards the error of the raw eval against a search
@@ -799,11 +795,7 @@ static int search_root(SearchThread *t, int alpha, int beta, int depth)
         if (t->stopped)
             break;
         if (noise != 0 && !is_decisive(v)) {
-            v += noise;
-            if (v >= SCORE_RULE_MIN)
-                v = SCORE_RULE_MIN - 1;
-            if (v <= -SCORE_RULE_MIN)
-                v = -(SCORE_RULE_MIN - 1);
+            v = below_rule_band(v + noise);
         }
         searched++;
         if (searched == 1 || v > alpha) {
