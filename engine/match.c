@@ -609,12 +609,15 @@ static bool match_openings_hash(const MatchConfig *cfg, uint64_t *out)
 }
 
 /* Renders everything that decides which games are played and how they are
- * judged, on one line, and hashes it. Left out on purpose: concurrency, file
- * names, -site and -debug, which may differ between the machines of one
- * match without changing a game. */
-static bool match_fingerprint(MatchRunner *r)
+ * judged, on one line, as if -games were `games`, and hashes it. Left out on
+ * purpose: concurrency, file names, -site and -debug, which may differ
+ * between the machines of one match without changing a game. The text is
+ * malloc'ed into *json (the caller frees it), the hash written to hash. */
+static bool match_fingerprint_as(const MatchRunner *r, int games, char **json, char hash[24])
 {
     const MatchConfig *cfg = r->cfg;
+    /* The game count is pairings * games * rounds. */
+    const int total_games = r->total_games / cfg->games * games;
     uint64_t book_hash;
     if (!match_openings_hash(cfg, &book_hash)) {
         fprintf(stderr, "chariot match: cannot read %s\n", cfg->openings_file);
@@ -661,7 +664,7 @@ static bool match_fingerprint(MatchRunner *r)
         fprintf(f, ", \"plies\": %d", cfg->book_plies);
     }
     fprintf(f, ", \"repeat\": %s, \"games\": %d, \"rounds\": %d, \"total_games\": %d, \"timemargin_ms\": %lld",
-            cfg->repeat ? "true" : "false", cfg->games, cfg->rounds, r->total_games, (long long)cfg->timemargin_ms);
+            cfg->repeat ? "true" : "false", games, cfg->rounds, total_games, (long long)cfg->timemargin_ms);
     const MatchAdjudication *a = &cfg->adj;
     fprintf(f,
             ", \"adjudication\": {\"resign_movecount\": %d, \"resign_score\": %d, \"resign_twosided\": %s, "
@@ -696,10 +699,29 @@ static bool match_fingerprint(MatchRunner *r)
         free(buf);
         return false;
     }
-    r->config_json = buf;
-    snprintf(r->config_hash, sizeof r->config_hash, "%016llx",
-             (unsigned long long)match_fnv1a(MATCH_FNV_BASIS, buf, len));
+    *json = buf;
+    snprintf(hash, 24, "%016llx", (unsigned long long)match_fnv1a(MATCH_FNV_BASIS, buf, len));
     return true;
+}
+
+static bool match_fingerprint(MatchRunner *r)
+{
+    return match_fingerprint_as(r, r->cfg->games, &r->config_json, r->config_hash);
+}
+
+/* Whether a journal whose configuration differs from this run's was made by
+ * the same match with a smaller -games: then this run raises the cap (an
+ * SPRT that reached it undecided goes on). Its games must still be this
+ * run's games, which match_resume checks one by one. */
+static bool match_raises_games(const MatchRunner *r, const MatchJournalHeader *h)
+{
+    if (h->games <= 0 || h->games >= r->cfg->games)
+        return false;
+    char *json = NULL, hash[24];
+    if (!match_fingerprint_as(r, h->games, &json, hash))
+        return false;
+    free(json);
+    return strcmp(hash, h->config_hash) == 0;
 }
 
 /* ------------------------------------------------------------ resuming */
@@ -743,11 +765,16 @@ static bool match_resume(MatchRunner *r)
             fprintf(stderr, "chariot match: %s\n", err);
             goto out;
         }
-        if (rc > 0 && (strcmp(h.config_hash, r->config_hash) != 0 || h.shard_index != cfg->shard_index ||
+        const bool raised = rc > 0 && strcmp(h.config_hash, r->config_hash) != 0 && match_raises_games(r, &h);
+        if (raised)
+            printf("Raising -games from %d to %d: the journal's games count toward the new cap\n", h.games,
+                   cfg->games);
+        if (rc > 0 && ((strcmp(h.config_hash, r->config_hash) != 0 && !raised) || h.shard_index != cfg->shard_index ||
                        h.shard_count != cfg->shard_count)) {
             fprintf(stderr,
                     "chariot match: %s belongs to another match (configuration %s, shard %d/%d; this run: %s, "
-                    "shard %d/%d); remove it or choose another -json, -pgnout or -journal\n",
+                    "shard %d/%d); remove it or choose another -json, -pgnout or -journal (only -games may "
+                    "change on a resume, and only upwards)\n",
                     r->journal_path, h.config_hash, h.shard_index, h.shard_count, r->config_hash, cfg->shard_index,
                     cfg->shard_count);
             goto out;
@@ -759,8 +786,15 @@ static bool match_resume(MatchRunner *r)
         }
         for (int i = 0; i < count; i++) {
             const MatchRecord *rec = &recs[i];
-            const MatchJob *job = rec->number <= r->total_games ? &r->all[rec->number - 1] : NULL;
-            if (!job || !match_in_shard(cfg, job) || job->p[0] != rec->p[0] || job->p[1] != rec->p[1] ||
+            if (rec->number > r->total_games) {
+                fprintf(stderr,
+                        "chariot match: %s: game %d is beyond this run's %d game(s); -games may change on a "
+                        "resume only upwards\n",
+                        r->journal_path, rec->number, r->total_games);
+                goto out;
+            }
+            const MatchJob *job = &r->all[rec->number - 1];
+            if (!match_in_shard(cfg, job) || job->p[0] != rec->p[0] || job->p[1] != rec->p[1] ||
                 job->opening != rec->opening || job->pair != rec->pair) {
                 fprintf(stderr, "chariot match: %s: game %d does not belong to this match or shard\n",
                         r->journal_path, rec->number);
@@ -797,6 +831,7 @@ static bool match_resume(MatchRunner *r)
             }
         } else {
             snprintf(h.config_hash, sizeof h.config_hash, "%s", r->config_hash);
+            h.games = cfg->games;
             h.shard_index = cfg->shard_index;
             h.shard_count = cfg->shard_count;
             snprintf(h.pgn, sizeof h.pgn, "%s", cfg->pgnout);

@@ -400,6 +400,7 @@ uint64_t match_fnv1a(uint64_t h, const void *data, size_t len);
  * and where this run's games start in the PGN. */
 typedef struct MatchJournalHeader {
     char config_hash[24];
+    int games;              /* the -games the hash was made with; 0 in journals older than the field */
     int shard_index, shard_count;
     char pgn[512];          /* "" without -pgnout */
     long long pgn_offset;   /* size of the PGN file when the journal was made */

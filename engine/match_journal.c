@@ -1,4 +1,5 @@
 /* match_journal.c — a match's progress journal (one JSON line per finished game) and the PGN clean-up that resuming needs. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,8 +26,10 @@ FILE *match_journal_create(const char *path, const MatchJournalHeader *h)
     FILE *f = fopen(path, "w");
     if (!f)
         return NULL;
-    fprintf(f, "{\"journal\": \"%s\", \"version\": %d, \"config_hash\": \"%s\", \"shard\": %d, \"shards\": %d, \"pgn\": ",
-            MATCH_JOURNAL_TAG, MATCH_JOURNAL_VERSION, h->config_hash, h->shard_index, h->shard_count);
+    fprintf(f,
+            "{\"journal\": \"%s\", \"version\": %d, \"config_hash\": \"%s\", \"games\": %d, \"shard\": %d, "
+            "\"shards\": %d, \"pgn\": ",
+            MATCH_JOURNAL_TAG, MATCH_JOURNAL_VERSION, h->config_hash, h->games, h->shard_index, h->shard_count);
     if (h->pgn[0])
         match_json_string(f, h->pgn);
     else
@@ -56,6 +59,8 @@ static bool match_journal_header(const MatchJson *v, MatchJournalHeader *h)
     if (!match_json_ll(match_json_get(v, "version"), &n) || n != MATCH_JOURNAL_VERSION)
         return false;
     snprintf(h->config_hash, sizeof h->config_hash, "%s", hash);
+    /* Optional: journals written before it lack it, and cannot raise -games. */
+    h->games = match_json_ll(match_json_get(v, "games"), &n) && n > 0 && n <= INT_MAX ? (int)n : 0;
     if (!match_json_ll(match_json_get(v, "shard"), &n))
         return false;
     h->shard_index = (int)n;

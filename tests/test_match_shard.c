@@ -440,6 +440,47 @@ static void check_resume(void)
     free(oblocks);
 }
 
+/* A resume may raise -games (an SPRT that reached its cap goes on): 20
+ * games, then the same match with -games 40, end with the one run's 40
+ * games and figures. Lowering it is refused, and changes nothing. */
+static void check_raise_games(void)
+{
+    char *args[40], pgn[200], json[200], out[200], one_pgn[200], one_json[200];
+    path(pgn, sizeof pgn, "raise.pgn");
+    path(json, sizeof json, "raise.json");
+    path(out, sizeof out, "raise.txt");
+    path(one_pgn, sizeof one_pgn, "one.pgn");
+    path(one_json, sizeof one_json, "one.json");
+    int n = match_args(args, -1, pgn, json);
+    int games_at = -1;
+    for (int i = 0; i + 1 < n; i++)
+        if (strcmp(args[i], "-games") == 0)
+            games_at = i + 1;
+    CHECK(games_at > 0);
+    if (games_at < 0)
+        return;
+    args[games_at] = "20";
+    CHECK_EQ_INT(run(args, out), 0);
+    args[games_at] = "40";
+    CHECK_EQ_INT(run(args, out), 0);
+    char *screen = slurp(out);
+    CHECK(strstr(screen, "Raising -games from 20 to 40") != NULL);
+    free(screen);
+    check_same_statistics(one_json, json);
+    CHECK_EQ_INT(check_same_pgn(one_pgn, pgn), GAMES);
+
+    char *before = slurp(pgn);
+    args[games_at] = "30";
+    CHECK_EQ_INT(run(args, out), 2);
+    screen = slurp(out);
+    CHECK(strstr(screen, "only upwards") != NULL);
+    free(screen);
+    char *after = slurp(pgn);
+    CHECK(strcmp(before, after) == 0);
+    free(before);
+    free(after);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -456,6 +497,7 @@ int main(int argc, char **argv)
     check_shards_equal_one_run();
     check_merge_errors();
     check_resume();
+    check_raise_games();
     if (test_failures == 0) {
         snprintf(mk, sizeof mk, "rm -rf %s", dir);
         if (system(mk) != 0)
