@@ -700,7 +700,7 @@ static bool match_fingerprint_as(const MatchRunner *r, int games, char **json, c
         return false;
     }
     *json = buf;
-    snprintf(hash, 24, "%016llx", (unsigned long long)match_fnv1a(MATCH_FNV_BASIS, buf, len));
+    snprintf(hash, sizeof r->config_hash, "%016llx", (unsigned long long)match_fnv1a(MATCH_FNV_BASIS, buf, len));
     return true;
 }
 
@@ -765,11 +765,9 @@ static bool match_resume(MatchRunner *r)
             fprintf(stderr, "chariot match: %s\n", err);
             goto out;
         }
-        const bool raised = rc > 0 && strcmp(h.config_hash, r->config_hash) != 0 && match_raises_games(r, &h);
-        if (raised)
-            printf("Raising -games from %d to %d: the journal's games count toward the new cap\n", h.games,
-                   cfg->games);
-        if (rc > 0 && ((strcmp(h.config_hash, r->config_hash) != 0 && !raised) || h.shard_index != cfg->shard_index ||
+        const bool other_config = rc > 0 && strcmp(h.config_hash, r->config_hash) != 0;
+        const bool raised = other_config && match_raises_games(r, &h);
+        if (rc > 0 && ((other_config && !raised) || h.shard_index != cfg->shard_index ||
                        h.shard_count != cfg->shard_count)) {
             fprintf(stderr,
                     "chariot match: %s belongs to another match (configuration %s, shard %d/%d; this run: %s, "
@@ -779,6 +777,9 @@ static bool match_resume(MatchRunner *r)
                     cfg->shard_count);
             goto out;
         }
+        if (raised)
+            printf("Raising -games from %d to %d: the journal's games count toward the new cap\n", h.games,
+                   cfg->games);
         numbers = malloc(((size_t)count + 1) * sizeof *numbers);
         if (!numbers) {
             fprintf(stderr, "chariot match: out of memory\n");
