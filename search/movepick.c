@@ -37,6 +37,8 @@ int movepick_mvv_lva(const Board *b, Move m)
 /* Quiescence has no continuation to look up: its evasions read zeros. */
 static const ContHist NO_CONT;
 
+bool movepick_losing_capture(const MovePicker *mp) { return mp->stage == ST_BAD_CAPTURES; }
+
 int movepick_quiet_stat(const MovePicker *mp, int pc, int to)
 {
     return mp->t->history[pc][to] + mp->cont[0][0][pc][to] + mp->cont[1][0][pc][to];

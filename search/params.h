@@ -49,8 +49,10 @@ enum { RFP_DEPTH = 7, RFP_MARGIN = 120 };
 enum { FUTILITY_DEPTH = 3, FUTILITY_BASE = 100, FUTILITY_MARGIN = 150 };
 
 /* Late-move reductions: r = LMR_BASE + ln(depth) * ln(moves) / LMR_DIV, in
- * hundredths; applied from LMR_MIN_DEPTH and after LMR_MIN_MOVES moves; one
- * ply more when the eval is not improving. With the history term this
+ * hundredths; applied from LMR_MIN_DEPTH and after LMR_MIN_MOVES moves to
+ * quiet moves, losing captures and checks that were not extended; one ply
+ * more when the eval is not improving, and for quiet moves when the hash
+ * move is a capture. With the history term this
  * measured +51 +/- 34 Elo against LMR_DIV 250 from depth 3 / move 3. */
 enum { LMR_MIN_DEPTH = 2, LMR_MIN_MOVES = 2, LMR_BASE = 50, LMR_DIV = 200 };
 /* History adjusts the reduction by one ply per LMR_HISTORY_DIV points. */

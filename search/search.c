@@ -573,6 +573,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         board_generate(b, GEN_ALL, &evasions);
     movepick_init(&mp, b, t, tt_move, ply, in_check ? &evasions : NULL);
     const bool single_reply = in_check && evasions.count == 1;
+    const bool tt_capture = mp.tt_move != MOVE_NONE && board_is_capture(b, mp.tt_move);
     const bool can_extend = ply < EXTENSION_PLY_FACTOR * t->root_depth;
     /* Steps 10a-10b never prune at PV nodes, in check or under a mate
      * threat; per move they also wait for a non-losing move in hand and,
@@ -660,11 +661,14 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         if (searched == 0) {
             v = -search_node(t, -beta, -alpha, new_depth, ply + 1, flags);
         } else {
-            /* Step 10d. Late-move reductions for quiet moves: more when the
-             * eval is not improving, less (more) for a good (bad) history. */
+            /* Step 10d. Late-move reductions for quiet moves, captures that
+             * lose material, and checks that were not extended: more when
+             * the eval is not improving, less (more) for a good (bad)
+             * history. */
             int r = 0;
-            if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && quiet && !in_check &&
-                !gives_check && !mate_threat) {
+            const bool losing_capture = !quiet && movepick_losing_capture(&mp);
+            if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && (quiet || losing_capture) &&
+                !in_check && !extend && !mate_threat) {
                 r = s->lmr[depth < 63 ? depth : 63][searched < 63 ? searched : 63];
                 if (pv)
                     r--;
@@ -672,9 +676,15 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                     r--;
                 if (!improving)
                     r++;
+                /* A capture as the hash move: the node's best hope is
+                 * tactical, so the quiet moves after it are less likely to
+                 * matter. */
+                if (tt_capture && quiet)
+                    r++;
                 /* The move is made: its piece now stands on move_to(m). */
                 const int pc = b->sq[move_to(m)], to = move_to(m);
-                r -= movepick_quiet_stat(&mp, pc, to) / (2 * LMR_HISTORY_DIV);
+                if (quiet)
+                    r -= movepick_quiet_stat(&mp, pc, to) / (2 * LMR_HISTORY_DIV);
                 if (r > new_depth - 1)
                     r = new_depth - 1;
                 if (r < 0)
