@@ -681,10 +681,11 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                  * matter. */
                 if (tt_capture && quiet)
                     r++;
-                /* The move is made: its piece now stands on move_to(m). */
-                const int pc = b->sq[move_to(m)], to = move_to(m);
+                /* The history term, for quiet moves only (captures have no
+                 * history here). The move is made: its piece now stands on
+                 * move_to(m). */
                 if (quiet)
-                    r -= movepick_quiet_stat(&mp, pc, to) / (2 * LMR_HISTORY_DIV);
+                    r -= movepick_quiet_stat(&mp, b->sq[move_to(m)], move_to(m)) / (2 * LMR_HISTORY_DIV);
                 if (r > new_depth - 1)
                     r = new_depth - 1;
                 if (r < 0)
