@@ -76,15 +76,16 @@ def main():
     if len(sys.argv) < 5:
         sys.exit(__doc__)
     chariot, base_file, out_file, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
-    rng = random.Random(int(sys.argv[5]) if len(sys.argv) > 5 else 1)
+    seed = int(sys.argv[5]) if len(sys.argv) > 5 else 1
+    rng = random.Random(seed)
     bases = [l.strip() for l in open(base_file) if l.strip() and not l.lstrip().startswith("#")]
     eng = Engine(chariot)
     seen = set()
     tries = 0
     with open(out_file, "w") as out:
-        out.write("# %s: %d plies from %s, margin %d cp, depth %d, MultiPV %d, |score| <= %d, seed %s\n"
+        out.write("# %s: %d plies from %s, margin %d cp, depth %d, MultiPV %d, |score| <= %d, seed %d\n"
                   % (os.path.basename(out_file), PLIES, os.path.basename(base_file), MARGIN, DEPTH, MULTIPV,
-                     MAXABS, sys.argv[5] if len(sys.argv) > 5 else "1"))
+                     MAXABS, seed))
         # Lines repeat once the choices run out; stop after a generous number of tries.
         while len(seen) < count and tries < count * 10:
             fen = bases[tries % len(bases)]
