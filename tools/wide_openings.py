@@ -12,8 +12,9 @@ last search's score is within MAXABS cp (a balanced start).
 usage: tools/wide_openings.py CHARIOT BASE.fen OUT.fen COUNT [SEED]
    env: PLIES (4), MARGIN (45), DEPTH (7), MULTIPV (8), MAXABS (120)
 Output lines are `FEN moves m1 m2 ...`, which `chariot match -openings file=`
-reads. The same binary, arguments and seed give the same file. A tool for
-developers; no test and no build step uses it (python3, standard library).
+reads; such lines may also serve as BASE, to widen a set further. The same
+binary, arguments and seed give the same file. A tool for developers; no test
+and no build step uses it (python3, standard library).
 """
 import os
 import random
@@ -88,9 +89,11 @@ def main():
                      MAXABS, seed))
         # Lines repeat once the choices run out; stop after a generous number of tries.
         while len(seen) < count and tries < count * 10:
-            fen = bases[tries % len(bases)]
+            # A base line may carry moves of its own (this tool's output fed
+            # back in): the new plies extend them, after a single "moves".
+            fen, _, played = bases[tries % len(bases)].partition(" moves ")
             tries += 1
-            moves, score = [], 0
+            moves, score = played.split(), 0
             for _ in range(PLIES):
                 lines = eng.lines(fen, moves)
                 if not lines:
