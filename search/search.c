@@ -483,6 +483,32 @@ static bool gives_check_once(const Board *b, Move m, int *cache)
     return *cache;
 }
 
+/* Step 10c's singular test: is the hash move (te->move) the only good move
+ * here? The other moves are searched at half depth with a zero window just
+ * below the hash move's stored score. If all fail low, the hash move is
+ * singular and is extended a ply. If they reach beta too, several moves
+ * cut: the node returns at once (multi-cut, SINGULAR_MULTI_CUT). If they
+ * only reach the lowered bound while the hash move's score is at least
+ * beta, the hash move is not special and is searched a ply shallower. */
+enum { SINGULAR_MULTI_CUT = 2 };
+static int singular_step(SearchThread *t, const TTEntry *te, int beta, int depth, int ply, int flags,
+                         int static_eval)
+{
+    const int singular_beta = te->score - SE_MARGIN * depth;
+    t->stack[ply].excluded = te->move;
+    int v = search_node(t, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, flags);
+    t->stack[ply].excluded = MOVE_NONE;
+    /* The inner search at this ply wrote its own static eval. */
+    t->stack[ply].static_eval = static_eval;
+    if (t->stopped)
+        return 0;
+    if (v < singular_beta)
+        return 1;
+    if (singular_beta >= beta)
+        return SINGULAR_MULTI_CUT;
+    return te->score >= beta ? -1 : 0;
+}
+
 static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply, int flags)
 {
     Board *b = &t->board;
@@ -504,7 +530,11 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     TTEntry te;
     bool hit = tt_probe(&s->tt, b->key, ply, &te);
     Move tt_move = hit ? te.move : MOVE_NONE;
-    if (hit && !pv && te.bound != TT_BOUND_NONE && te.depth >= depth && !(te.null_cut && (flags & NODE_VERIFY))) {
+    /* A singular-extension search (Step 10c) asks about this position
+     * without one move: the entry's bound is not about that question. */
+    const Move excluded = t->stack[ply].excluded;
+    if (excluded == MOVE_NONE && hit && !pv && te.bound != TT_BOUND_NONE && te.depth >= depth &&
+        !(te.null_cut && (flags & NODE_VERIFY))) {
         if (te.bound == TT_BOUND_EXACT || (te.bound == TT_BOUND_LOWER && te.score >= beta) ||
             (te.bound == TT_BOUND_UPPER && te.score <= alpha))
             return te.score;
@@ -549,8 +579,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         return static_eval;
 
     /* Step 8. Null move (see null_step). */
-    NullStepReport nr;
-    if (null_step(t, alpha, beta, depth, ply, flags, static_eval, raw_eval, in_check, &nr))
+    NullStepReport nr = {0};
+    if (excluded == MOVE_NONE && null_step(t, alpha, beta, depth, ply, flags, static_eval, raw_eval, in_check, &nr))
         return nr.result;
     if (t->stopped)
         return 0;
@@ -612,6 +642,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         }
         if ((m = movepick_next(&mp)) == MOVE_NONE)
             break;
+        if (m == excluded)
+            continue;
         /* The child's bucket is a cache miss most of the time: start loading
          * it now, so the pruning tests below overlap the memory latency.
          * Captures had theirs prefetched by the picker as it generated
@@ -641,21 +673,39 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                 continue;
         }
 
+        /* Step 10c (first part). Singular extension of the hash move
+         * (singular_step). It searches this same position without the hash
+         * move, so it runs before the move is made. A verdict, either way,
+         * replaces the check and single-reply extensions below. A multi-cut
+         * returns the lowered bound: the other moves proved at least that
+         * much, while the hash move's own score came from another search. */
+        int singular_ext = 0;
+        if (can_extend && m == mp.tt_move && excluded == MOVE_NONE && depth >= SE_DEPTH && hit &&
+            (te.bound == TT_BOUND_LOWER || te.bound == TT_BOUND_EXACT) && te.depth >= depth - SE_TT_DEPTH_MARGIN &&
+            !is_decisive(te.score)) {
+            singular_ext = singular_step(t, &te, beta, depth, ply, flags, static_eval);
+            if (t->stopped)
+                return 0;
+            if (singular_ext == SINGULAR_MULTI_CUT)
+                return te.score - SE_MARGIN * depth;
+        }
+
         t->stack[ply].move = m;
         t->stack[ply].cont = search_cont_of(t, b, m);
         board_make(b, m);
         const bool gives_check = board_in_check(b);
 
-        /* Step 10c. Extensions: single replies, and checks that do not
-         * simply lose the checking piece (SEE needs the board before the
-         * move; checks are few, so stepping back for it is cheap). */
+        /* Step 10c (second part). Extensions: single replies, and checks
+         * that do not simply lose the checking piece (SEE needs the board
+         * before the move; checks are few, so stepping back for it is
+         * cheap). */
         bool extend = can_extend && single_reply;
         if (can_extend && !extend && gives_check) {
             board_unmake(b);
             extend = board_see(b, m) >= 0;
             board_make(b, m);
         }
-        int new_depth = depth - 1 + (extend ? 1 : 0);
+        int new_depth = depth - 1 + (singular_ext != 0 ? singular_ext : extend ? 1 : 0);
 
         int v;
         if (searched == 0) {
@@ -723,7 +773,12 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
 
     /* Step 11. No legal move: a loss, checkmate or stalemate alike. */
     if (moves == 0)
-        return -(SCORE_MATE - ply);
+        return excluded != MOVE_NONE ? alpha : -(SCORE_MATE - ply);
+    /* A search without one move answers Step 10c's question only; its
+     * result is no bound on the position, for the table or for the
+     * correction history. */
+    if (excluded != MOVE_NONE)
+        return best;
 
     /* Step 12. Store (rule-band scores are kept as move only by tt_store). */
     int bound = best >= beta ? TT_BOUND_LOWER : best > orig_alpha ? TT_BOUND_EXACT : TT_BOUND_UPPER;

@@ -158,6 +158,7 @@ typedef struct StackEntry {
     Move move;
     Move killers[2];
     ContHist *cont; /* the table of replies to `move` (a sentinel after a null move) */
+    Move excluded;  /* the move a singular-extension search leaves out, or MOVE_NONE */
 } StackEntry;
 
 typedef struct SearchThread {
