@@ -84,6 +84,12 @@ enum { IIR_DEPTH = 4 };
 
 /* Butterfly history is kept within +-HISTORY_MAX (gravity update). */
 enum { HISTORY_MAX = 16384, HISTORY_BONUS_MAX = 1200 };
+/* A cutoff's bonus (and the malus of the quiet moves tried before it) is
+ * depth^2 + HISTORY_BONUS_LINEAR * depth, at most HISTORY_BONUS_MAX: the
+ * linear part lets the shallow nodes, where most cutoffs happen, teach the
+ * tables within a few hits instead of hundreds. SPRT [0, 5] at 10k nodes
+ * against depth^2 alone: +20.6 +/- 10.8 Elo, 2523 games, LLR 2.97. */
+enum { HISTORY_BONUS_LINEAR = 64 };
 /* Static-eval correction history: per side to move, two tables keyed by
  * the pawns and by the kings' guards (king, advisors, elephants) learn the
  * average error of the static eval against the searches' results. Entries

@@ -224,7 +224,7 @@ static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth, cons
         ss->killers[1] = ss->killers[0];
         ss->killers[0] = m;
     }
-    int bonus = depth * depth;
+    int bonus = depth * depth + HISTORY_BONUS_LINEAR * depth;
     if (bonus > HISTORY_BONUS_MAX)
         bonus = HISTORY_BONUS_MAX;
     ContHist *c1 = search_cont_back(t, ply, 1), *c2 = search_cont_back(t, ply, 2);
