@@ -392,7 +392,8 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply)
 
 /* Step 8. Null move, the ElephantEye way, all in one place:
  *  (1) never at the root or a PV node, in check, right after a null move,
- *      inside a verification search, or when only a win can pass beta;
+ *      inside a verification search or a singular-extension search (Step
+ *      10c), or when only a win can pass beta;
  *  (2) NullMoveOkay: own attacking material > NULL_OKAY_MARGIN;
  *  (3) eval gate: only if depth - R - 1 <= 0 or static eval >= beta, where
  *      R = NULL_R + depth / NULL_R_DEPTH_DIV;
@@ -416,7 +417,7 @@ static bool null_step(SearchThread *t, int alpha, int beta, int depth, int ply, 
 
     /* (1) */
     if (!s->opt.null_move || ply == 0 || beta - alpha > 1 || in_check || board_last_move(b) == MOVE_NULL ||
-        (flags & NODE_VERIFY) || beta >= SCORE_RULE_MIN)
+        (flags & NODE_VERIFY) || t->stack[ply].excluded != MOVE_NONE || beta >= SCORE_RULE_MIN)
         return false;
     /* (2) */
     if (b->material[us] <= NULL_OKAY_MARGIN)
@@ -487,12 +488,13 @@ static bool gives_check_once(const Board *b, Move m, int *cache)
  * here? The other moves are searched at half depth with a zero window just
  * below the hash move's stored score. If all fail low, the hash move is
  * singular and is extended a ply. If they reach beta too, several moves
- * cut: the node returns at once (multi-cut, SINGULAR_MULTI_CUT). If they
- * only reach the lowered bound while the hash move's score is at least
- * beta, the hash move is not special and is searched a ply shallower. */
+ * cut: the node returns at once with that lowered bound, *cut_score
+ * (multi-cut, SINGULAR_MULTI_CUT). If they only reach the lowered bound
+ * while the hash move's score is at least beta, the hash move is not
+ * special and is searched a ply shallower. */
 enum { SINGULAR_MULTI_CUT = 2 };
 static int singular_step(SearchThread *t, const TTEntry *te, int beta, int depth, int ply, int flags,
-                         int static_eval)
+                         int static_eval, int *cut_score)
 {
     const int singular_beta = te->score - SE_MARGIN * depth;
     t->stack[ply].excluded = te->move;
@@ -504,8 +506,10 @@ static int singular_step(SearchThread *t, const TTEntry *te, int beta, int depth
         return 0;
     if (v < singular_beta)
         return 1;
-    if (singular_beta >= beta)
+    if (singular_beta >= beta) {
+        *cut_score = singular_beta;
         return SINGULAR_MULTI_CUT;
+    }
     return te->score >= beta ? -1 : 0;
 }
 
@@ -579,8 +583,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         return static_eval;
 
     /* Step 8. Null move (see null_step). */
-    NullStepReport nr = {0};
-    if (excluded == MOVE_NONE && null_step(t, alpha, beta, depth, ply, flags, static_eval, raw_eval, in_check, &nr))
+    NullStepReport nr;
+    if (null_step(t, alpha, beta, depth, ply, flags, static_eval, raw_eval, in_check, &nr))
         return nr.result;
     if (t->stopped)
         return 0;
@@ -679,15 +683,15 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
          * replaces the check and single-reply extensions below. A multi-cut
          * returns the lowered bound: the other moves proved at least that
          * much, while the hash move's own score came from another search. */
-        int singular_ext = 0;
+        int singular_ext = 0, multi_cut_score;
         if (can_extend && m == mp.tt_move && excluded == MOVE_NONE && depth >= SE_DEPTH && hit &&
             (te.bound == TT_BOUND_LOWER || te.bound == TT_BOUND_EXACT) && te.depth >= depth - SE_TT_DEPTH_MARGIN &&
             !is_decisive(te.score)) {
-            singular_ext = singular_step(t, &te, beta, depth, ply, flags, static_eval);
+            singular_ext = singular_step(t, &te, beta, depth, ply, flags, static_eval, &multi_cut_score);
             if (t->stopped)
                 return 0;
             if (singular_ext == SINGULAR_MULTI_CUT)
-                return te.score - SE_MARGIN * depth;
+                return multi_cut_score;
         }
 
         t->stack[ply].move = m;
