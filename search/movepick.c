@@ -1,7 +1,7 @@
 /* movepick.c — move ordering: staged generation of legal moves for the main
  * search (hash move, good captures, killers, counter move, quiets by
  * history and continuation history, losing captures) and for quiescence
- * (captures by MVV-LVA). */
+ * (captures by MVV-LVA and capture history). */
 #include "search_internal.h"
 
 enum {
@@ -42,6 +42,15 @@ bool movepick_losing_capture(const MovePicker *mp) { return mp->stage == ST_BAD_
 int movepick_quiet_stat(const MovePicker *mp, int pc, int to)
 {
     return mp->t->history[pc][to] + mp->cont[0][0][pc][to] + mp->cont[1][0][pc][to];
+}
+
+/* A capture's order key: the victim first, then what this capture has done
+ * in earlier cutoffs. */
+static int capture_score(const MovePicker *mp, Move m)
+{
+    const Board *b = mp->b;
+    int victim = piece_type(b->sq[move_to(m)]);
+    return movepick_mvv_lva(b, m) + mp->t->capt_hist[b->sq[move_from(m)]][move_to(m)][victim] / CAPT_HIST_DIV;
 }
 
 static int quiet_score(const MovePicker *mp, Move m)
@@ -197,7 +206,7 @@ Move movepick_next(MovePicker *mp)
         case ST_CAPTURES_GEN:
             take_or_generate(mp, GEN_CAPTURES);
             for (int i = 0; i < mp->list.count; i++) {
-                mp->scores[i] = movepick_mvv_lva(b, mp->list.moves[i]);
+                mp->scores[i] = capture_score(mp, mp->list.moves[i]);
                 prefetch_child(mp, mp->list.moves[i]);
             }
             mp->idx = 0;
@@ -254,7 +263,7 @@ Move movepick_next(MovePicker *mp)
         case ST_QS_GEN:
             board_generate(b, GEN_CAPTURES, &mp->list);
             for (int i = 0; i < mp->list.count; i++) {
-                mp->scores[i] = movepick_mvv_lva(b, mp->list.moves[i]);
+                mp->scores[i] = capture_score(mp, mp->list.moves[i]);
                 prefetch_child(mp, mp->list.moves[i]);
             }
             mp->idx = 0;

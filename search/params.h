@@ -90,6 +90,11 @@ enum { HISTORY_MAX = 16384, HISTORY_BONUS_MAX = 1200 };
  * tables within a few hits instead of hundreds. SPRT [0, 5] at 10k nodes
  * against depth^2 alone: +20.6 +/- 10.8 Elo, 2523 games, LLR 2.97. */
 enum { HISTORY_BONUS_LINEAR = 64 };
+/* Capture history: a capture's order key is its MVV-LVA key plus its
+ * capture-history entry divided by CAPT_HIST_DIV (MVV-LVA steps 8 points per
+ * point of victim value, so a full entry moves a capture by about a rook's
+ * worth of victim over a cannon). */
+enum { CAPT_HIST_DIV = 4 };
 /* Static-eval correction history: per side to move, two tables keyed by
  * the pawns and by the kings' guards (king, advisors, elephants) learn the
  * average error of the static eval against the searches' results. Entries

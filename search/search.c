@@ -212,7 +212,32 @@ static int gravity(int h, int bonus)
 }
 
 static void history_add(int *h, int bonus) { *h = gravity(*h, bonus); }
-static void cont_add(int16_t *h, int bonus) { *h = (int16_t)gravity(*h, bonus); }
+static void hist16_add(int16_t *h, int bonus) { *h = (int16_t)gravity(*h, bonus); }
+
+/* The bonus of a cutoff at this depth (and the malus of the moves tried
+ * before it), for every history table alike. */
+static int history_bonus(int depth)
+{
+    int bonus = depth * depth + HISTORY_BONUS_LINEAR * depth;
+    return bonus > HISTORY_BONUS_MAX ? HISTORY_BONUS_MAX : bonus;
+}
+
+/* A beta cutoff teaches the capture history: the cutting move, when it is a
+ * capture, gains; every capture tried before it loses, whatever the cutting
+ * move was (they were ordered first and did not cut). */
+static void update_capture_stats(SearchThread *t, Move best, int depth, const Move *captures, int ncaptures)
+{
+    const Board *b = &t->board;
+    const int bonus = history_bonus(depth);
+    if (board_is_capture(b, best)) {
+        int16_t *h = &t->capt_hist[b->sq[move_from(best)]][move_to(best)][piece_type(b->sq[move_to(best)])];
+        hist16_add(h, bonus);
+    }
+    for (int i = 0; i < ncaptures; i++) {
+        Move c = captures[i];
+        hist16_add(&t->capt_hist[b->sq[move_from(c)]][move_to(c)][piece_type(b->sq[move_to(c)])], -bonus);
+    }
+}
 
 /* A quiet move caused a beta cutoff: killers, counter move, history (with a
  * malus for the quiet moves tried before it). */
@@ -224,20 +249,18 @@ static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth, cons
         ss->killers[1] = ss->killers[0];
         ss->killers[0] = m;
     }
-    int bonus = depth * depth + HISTORY_BONUS_LINEAR * depth;
-    if (bonus > HISTORY_BONUS_MAX)
-        bonus = HISTORY_BONUS_MAX;
+    const int bonus = history_bonus(depth);
     ContHist *c1 = search_cont_back(t, ply, 1), *c2 = search_cont_back(t, ply, 2);
     int pc = b->sq[move_from(m)], to = move_to(m);
     history_add(&t->history[pc][to], bonus);
-    cont_add(&c1[0][pc][to], bonus);
-    cont_add(&c2[0][pc][to], bonus);
+    hist16_add(&c1[0][pc][to], bonus);
+    hist16_add(&c2[0][pc][to], bonus);
     for (int i = 0; i < nquiets; i++) {
         pc = b->sq[move_from(quiets[i])];
         to = move_to(quiets[i]);
         history_add(&t->history[pc][to], -bonus);
-        cont_add(&c1[0][pc][to], -bonus);
-        cont_add(&c2[0][pc][to], -bonus);
+        hist16_add(&c1[0][pc][to], -bonus);
+        hist16_add(&c2[0][pc][to], -bonus);
     }
     Move last = board_last_move(b);
     if (USE_COUNTER_MOVE && last != MOVE_NONE && last != MOVE_NULL)
@@ -623,7 +646,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     const int orig_alpha = alpha;
     int best = -SCORE_INF, moves = 0, searched = 0, nquiets = 0;
     Move best_move = MOVE_NONE, m;
-    Move quiets[64];
+    Move quiets[64], captures[32];
+    int ncaptures = 0;
     bool quiet_skip_tried = false;
     t->pv_len[ply] = 0;
 
@@ -766,6 +790,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                 if (v >= beta) {
                     if (quiet)
                         update_quiet_stats(t, ply, m, depth, quiets, nquiets);
+                    update_capture_stats(t, m, depth, captures, ncaptures);
                     break;
                 }
                 alpha = v;
@@ -773,6 +798,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         }
         if (quiet && nquiets < 64)
             quiets[nquiets++] = m;
+        else if (!quiet && ncaptures < 32)
+            captures[ncaptures++] = m;
     }
 
     /* Step 11. No legal move: a loss, checkmate or stalemate alike. */

@@ -122,7 +122,8 @@ typedef struct MovePicker {
 void movepick_init(MovePicker *mp, const Board *b, const struct SearchThread *t, Move tt_move, int ply,
                    const MoveList *all);
 /* Quiescence: the hash move (a legal capture, or any legal evasion in
- * check), then captures in MVV-LVA order, or every evasion when in check. */
+ * check), then captures in MVV-LVA order refined by the capture history,
+ * or every evasion when in check. */
 void movepick_init_qs(MovePicker *mp, const Board *b, const struct SearchThread *t, Move tt_move);
 Move movepick_next(MovePicker *mp);
 /* When the picker is at (or just before) the quiet stage and none of the
@@ -188,6 +189,9 @@ typedef struct SearchThread {
     int history[PIECE_NB][SQ_NB];
     Move counter[PIECE_NB][SQ_NB];
     ContHist cont_hist[PIECE_NB][SQ_NB];
+    /* Capture history [moving piece][to][captured piece type]: how often a
+     * capture cut a node off, against the captures tried before a cutoff. */
+    int16_t capt_hist[PIECE_NB][SQ_NB][PT_NB];
     /* Static-eval corrections [side to move][structure key], see CORR_SIZE:
      * [0] by the pawns, [1] by the kings' guards. */
     int16_t corr[2][2][CORR_SIZE];

@@ -169,6 +169,7 @@ bool searcher_set_options(Searcher *s, const SearchOptions *o)
             memcpy(th[i]->history, s->threads[i]->history, sizeof th[i]->history);
             memcpy(th[i]->counter, s->threads[i]->counter, sizeof th[i]->counter);
             memcpy(th[i]->cont_hist, s->threads[i]->cont_hist, sizeof th[i]->cont_hist);
+            memcpy(th[i]->capt_hist, s->threads[i]->capt_hist, sizeof th[i]->capt_hist);
             memcpy(th[i]->corr, s->threads[i]->corr, sizeof th[i]->corr);
         }
         free_threads(s->threads, s->nthreads);
@@ -197,6 +198,7 @@ void searcher_new_game(Searcher *s)
         memset(t->history, 0, sizeof t->history);
         memset(t->counter, 0, sizeof t->counter);
         memset(t->cont_hist, 0, sizeof t->cont_hist);
+        memset(t->capt_hist, 0, sizeof t->capt_hist);
         memset(t->corr, 0, sizeof t->corr);
         memset(t->stack, 0, sizeof t->stack);
     }
