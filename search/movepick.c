@@ -48,9 +48,7 @@ int movepick_quiet_stat(const MovePicker *mp, int pc, int to)
  * in earlier cutoffs. */
 static int capture_score(const MovePicker *mp, Move m)
 {
-    const Board *b = mp->b;
-    int victim = piece_type(b->sq[move_to(m)]);
-    return movepick_mvv_lva(b, m) + mp->t->capt_hist[b->sq[move_from(m)]][move_to(m)][victim] / CAPT_HIST_DIV;
+    return movepick_mvv_lva(mp->b, m) + *search_capt_hist(mp->t, mp->b, m) / CAPT_HIST_DIV;
 }
 
 static int quiet_score(const MovePicker *mp, Move m)

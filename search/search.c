@@ -229,14 +229,10 @@ static void update_capture_stats(SearchThread *t, Move best, int depth, const Mo
 {
     const Board *b = &t->board;
     const int bonus = history_bonus(depth);
-    if (board_is_capture(b, best)) {
-        int16_t *h = &t->capt_hist[b->sq[move_from(best)]][move_to(best)][piece_type(b->sq[move_to(best)])];
-        hist16_add(h, bonus);
-    }
-    for (int i = 0; i < ncaptures; i++) {
-        Move c = captures[i];
-        hist16_add(&t->capt_hist[b->sq[move_from(c)]][move_to(c)][piece_type(b->sq[move_to(c)])], -bonus);
-    }
+    if (board_is_capture(b, best))
+        hist16_add(search_capt_hist(t, b, best), bonus);
+    for (int i = 0; i < ncaptures; i++)
+        hist16_add(search_capt_hist(t, b, captures[i]), -bonus);
 }
 
 /* A quiet move caused a beta cutoff: killers, counter move, history (with a

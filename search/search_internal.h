@@ -213,6 +213,13 @@ static inline ContHist *search_cont_of(SearchThread *t, const Board *b, Move m)
     return &t->cont_hist[b->sq[move_from(m)]][move_to(m)];
 }
 
+/* The capture-history entry of capture m, about to be made on b (the
+ * mover and the victim still stand on their squares). */
+static inline int16_t *search_capt_hist(const SearchThread *t, const Board *b, Move m)
+{
+    return (int16_t *)&t->capt_hist[b->sq[move_from(m)]][move_to(m)][piece_type(b->sq[move_to(m)])];
+}
+
 /* What the df-pn mate prover found (mate.c). */
 typedef struct MateProof {
     bool proven;
