@@ -98,45 +98,73 @@ bool board_king_attacked(const Board *b, int color)
     return attacked_virtual(b, b->plist[color][0], color ^ 1, -1, -1, PIECE_NONE, false);
 }
 
-/* Whether a move from `from` to `to` can check the general on ks through a
- * line (rook, cannon, facing general) or a discovered attack: that needs a
- * square of the move on the general's rank or file, or a horse leg left,
- * which is diagonally next to it. */
-static inline bool move_near_check_lines(int ks, int from, int to)
+/* Does colour `by` check the general on ks once its move from -> to is made?
+ * Before that move nothing attacked ks: the side that moved last never
+ * leaves its general attacked, and a FEN with the side not to move in check
+ * is refused. So only what the move changed can check, and only that is
+ * scanned:
+ *  - the general's rank and file, when a square of the move lies on them
+ *    (the mover itself, a line it opened, or a cannon screen it made or took
+ *    away);
+ *  - horses, when the mover is one, or when `from` was a horse leg (legs are
+ *    diagonally next to the general);
+ *  - the mover itself, when it is a pawn.
+ * `virt` says the move is not made yet: then the board is read as if it were,
+ * as attacked_virtual does; otherwise the board already shows it. */
+static inline bool move_checks(const Board *b, int ks, int by, int from, int to, Piece mover, bool virt)
 {
-    int kr = sq_rank(ks), kf = sq_file(ks);
-    int fr = sq_rank(from), ff = sq_file(from), tr = sq_rank(to), tf = sq_file(to);
-    return fr == kr || ff == kf || tr == kr || tf == kf ||
-           ((fr - kr) * (fr - kr) == 1 && (ff - kf) * (ff - kf) == 1);
-}
-
-/* For a move that is not near the check lines: does piece p of colour us,
- * standing on `to`, check the general on ks itself? Only a horse or a pawn
- * can; a horse's leg is diagonally next to the general, so it is neither
- * square of the move and the board tells whether it is free. */
-static bool leaper_checks(const Board *b, Piece p, int us, int ks, int to)
-{
-    if (p == piece_make(us, HORSE)) {
+    const int vfrom = virt ? from : -1, vto = virt ? to : -1;
+#define PIECE_AT(s) ((s) == vto ? mover : (s) == vfrom ? PIECE_NONE : b->sq[s])
+    const int kr = sq_rank(ks), kf = sq_file(ks);
+    const int fr = sq_rank(from), ff = sq_file(from), tr = sq_rank(to), tf = sq_file(to);
+    const Piece rook = piece_make(by, ROOK), cannon = piece_make(by, CANNON);
+    if (fr == kr || tr == kr) {
+        unsigned rocc = b->rank_occ[kr];
+        if (virt)
+            rocc = (rocc & ~((unsigned)(fr == kr) << ff)) | ((unsigned)(tr == kr) << tf);
+        const SlideEntry *re = &board_rank_slide[kf][rocc];
+        for (unsigned bits = re->first; bits; bits &= bits - 1)
+            if (PIECE_AT(kr * FILE_NB + __builtin_ctz(bits)) == rook)
+                return true;
+        for (unsigned bits = re->second; bits; bits &= bits - 1)
+            if (PIECE_AT(kr * FILE_NB + __builtin_ctz(bits)) == cannon)
+                return true;
+    }
+    if (ff == kf || tf == kf) {
+        unsigned focc = b->file_occ[kf];
+        if (virt)
+            focc = (focc & ~((unsigned)(ff == kf) << fr)) | ((unsigned)(tf == kf) << tr);
+        const SlideEntry *fe = &board_file_slide[kr][focc];
+        for (unsigned bits = fe->first; bits; bits &= bits - 1) {
+            Piece p = PIECE_AT(__builtin_ctz(bits) * FILE_NB + kf);
+            if (p == rook || p == piece_make(by, KING))
+                return true;
+        }
+        for (unsigned bits = fe->second; bits; bits &= bits - 1)
+            if (PIECE_AT(__builtin_ctz(bits) * FILE_NB + kf) == cannon)
+                return true;
+    }
+    const Piece horse = piece_make(by, HORSE);
+    if (mover == horse || ((fr - kr) * (fr - kr) == 1 && (ff - kf) * (ff - kf) == 1)) {
         const StepList *hl = &board_horse_attackers[ks];
         for (int i = 0; i < hl->count; i++)
-            if (hl->steps[i].to == to)
-                return b->sq[hl->steps[i].block] == PIECE_NONE;
-    } else if (p == piece_make(us, PAWN)) {
-        const StepList *pl = &board_pawn_attackers[us][ks];
+            if (PIECE_AT(hl->steps[i].to) == horse && PIECE_AT(hl->steps[i].block) == PIECE_NONE)
+                return true;
+    }
+    if (mover == piece_make(by, PAWN)) {
+        const StepList *pl = &board_pawn_attackers[by][ks];
         for (int i = 0; i < pl->count; i++)
             if (pl->steps[i].to == to)
                 return true;
     }
     return false;
+#undef PIECE_AT
 }
 
 bool board_move_gave_check(const Board *b, int from, int to)
 {
     int them = b->side, us = them ^ 1;
-    int ks = b->plist[them][0];
-    if (move_near_check_lines(ks, from, to))
-        return board_king_attacked(b, them);
-    return leaper_checks(b, b->sq[to], us, ks, to);
+    return move_checks(b, b->plist[them][0], us, from, to, b->sq[to], false);
 }
 
 /* Does the move leave the mover's own general safe? */
@@ -144,19 +172,19 @@ static inline bool king_safe_after(const Board *b, int from, int to)
 {
     int us = b->side;
     Piece p = b->sq[from];
-    int ks = piece_type(p) == KING ? to : b->plist[us][0];
-    return !attacked_virtual(b, ks, us ^ 1, from, to, p, false);
+    if (piece_type(p) == KING)
+        return !attacked_virtual(b, to, us ^ 1, from, to, p, false);
+    /* Not in check, the general stays put and nothing attacked it: only
+     * what the move changes can expose it (see move_checks). */
+    if (!b->hist[b->ply].check)
+        return !move_checks(b, b->plist[us][0], us ^ 1, from, to, p, true);
+    return !attacked_virtual(b, b->plist[us][0], us ^ 1, from, to, p, false);
 }
 
 bool board_gives_check(const Board *b, Move m)
 {
-    /* board_move_gave_check's test, before the move: most moves are not
-     * near the check lines and need no attack scan. */
-    int from = move_from(m), to = move_to(m);
-    int us = b->side, ks = b->plist[us ^ 1][0];
-    if (move_near_check_lines(ks, from, to))
-        return attacked_virtual(b, ks, us, from, to, b->sq[from], false);
-    return leaper_checks(b, b->sq[from], us, ks, to);
+    int from = move_from(m), to = move_to(m), us = b->side;
+    return move_checks(b, b->plist[us ^ 1][0], us, from, to, b->sq[from], true);
 }
 
 /* ------------------------------------------------------------- generation */

@@ -102,7 +102,7 @@ int endgame_find(const Board *b, int strong)
      * exit for the middlegame, where the table never applies. */
     int big = count_of(b, strong, ROOK) + count_of(b, strong, HORSE) + count_of(b, strong, CANNON) +
               count_of(b, weak, ROOK) + count_of(b, weak, HORSE) + count_of(b, weak, CANNON);
-    if (big > 3)
+    if (big > ENDGAME_MAX_MAJORS)
         return -1;
     for (int i = 0; i < ENDGAME_TABLE_SIZE; i++) {
         const EndgameEntry *e = &ENDGAME_TABLE[i];

@@ -37,6 +37,11 @@ extern const int ENDGAME_TABLE_SIZE;
 /* Entry i's scale factor, out of SCALE_ONE: fitted, see endgame_scales.h. */
 extern const int ENDGAME_SCALE[];
 
+/* No entry has more than this many rooks, horses and cannons on the board,
+ * both sides together: with more, endgame_find() always answers -1, and
+ * the evaluation need not ask (it asks at every node). */
+enum { ENDGAME_MAX_MAJORS = 3 };
+
 /* Index of the first entry that matches b with `strong` as the leading side,
  * or -1. */
 int endgame_find(const Board *b, int strong);

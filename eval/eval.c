@@ -69,6 +69,20 @@ static uint8_t pawn_grid_bit[2][256];
 /* Piece code -> its victim index in the threat table (advisor 0 .. pawn 5)
  * when it is an enemy of the color other than the general, else -1. */
 static int8_t threat_victim[2][PIECE_NB];
+/* The same as a packed score: the threat weight of that attacker class
+ * against the piece code, 0 for anything that is not an enemy victim. One
+ * load and an add per attacked point, with no branch on what stands there. */
+static int32_t threat_score[2][THREAT_ATTACKERS][PIECE_NB];
+/* Per colour and square (up to SQ_NONE): bit 0 counts a crossed piece on
+ * files a..e, bit 8 one on files e..i, so one add feeds both flank counters. */
+static uint16_t flank_bits[2][256];
+#ifndef EVAL_TRACE
+/* The imbalance of Red against Black in one table: Red's weight for its type
+ * t against Black's e, less Black's weight for e against t, since both sides
+ * use the same table and Black's share is subtracted. The trace build counts
+ * every weight on its own instead (eval_material_terms). */
+static int32_t imbalance_net[IMB_TYPES][IMB_TYPES];
+#endif
 enum { PAWN_GRID_NOWHERE = 63 };
 #define PAWN_GRID_MASK ((UINT64_C(1) << 50) - 1)
 
@@ -172,7 +186,19 @@ void eval_init(void)
             int type = piece_type((Piece)p);
             bool victim = p != PIECE_NONE && piece_color((Piece)p) != c && type != KING && type != PT_NONE;
             threat_victim[c][p] = (int8_t)(victim ? type - ADVISOR : -1);
+            for (int a = 0; a < THREAT_ATTACKERS; a++)
+                threat_score[c][a][p] = victim ? WS(W_THREAT + a * THREAT_VICTIMS + type - ADVISOR) : 0;
         }
+    for (int c = RED; c <= BLACK; c++)
+        for (int sq = 0; sq < 256; sq++) {
+            int f = sq < SQ_NB ? sq_file(sq) : 0;
+            flank_bits[c][sq] = (uint16_t)(crossed[c][sq] * ((f <= FILE_NB / 2) + ((f >= FILE_NB / 2) << 8)));
+        }
+#ifndef EVAL_TRACE
+    for (int t = 0; t < IMB_TYPES; t++)
+        for (int e = 0; e < IMB_TYPES; e++)
+            imbalance_net[t][e] = WS(W_IMBALANCE + t * IMB_TYPES + e) - WS(W_IMBALANCE + e * IMB_TYPES + t);
+#endif
 }
 
 const BoardPsqTable *eval_psq_table(void) { return &psq_table; }
@@ -277,36 +303,36 @@ typedef struct SideEval {
     int32_t score;
     int attack_units;   /* crossed attackers, for the enemy's king danger */
     int crossed_pawns;
-    int flank[2];       /* crossed rooks, horses and cannons on files a..e and e..i */
+    int flank;          /* crossed rooks, horses and cannons: on files a..e in bits 0-7, on e..i in bits 8-15 */
 } SideEval;
 
 /* Counts a piece's crossing for the flank-massing term. */
-static inline void count_flank(SideEval *se, int us, int sq)
-{
-    int f = sq_file(sq), c = crossed[us][sq];
-    se->flank[0] += c & (f <= FILE_NB / 2);
-    se->flank[1] += c & (f >= FILE_NB / 2);
-}
+static inline void count_flank(SideEval *se, int us, int sq) { se->flank += flank_bits[us][sq]; }
 
 /* The piece on sq, when it is an enemy other than the general, is under
  * threat from one of our pieces of the given attacker class. */
 static inline void add_threat(const Board *b, int us, int attacker, int sq, SideEval *se TR_PARAM)
 {
+#ifdef EVAL_TRACE
     int v = threat_victim[us][b->sq[sq]];
     if (v >= 0)
         ADD_W(se, us, W_THREAT + attacker * THREAT_VICTIMS + v, 1);
+#else
+    se->score += threat_score[us][attacker][b->sq[sq]];
+#endif
 }
 
-/* The same for point x of rank r / file f, which may lie off the line. */
-static inline void add_threat_rank(const Board *b, int us, int attacker, int x, int r, SideEval *se TR_PARAM)
+/* The same for point x of rank r / file f, which may lie off the line:
+ * then it reads square `self`, which holds our own piece and so no victim. */
+static inline void add_threat_rank(const Board *b, int us, int attacker, int x, int r, int self, SideEval *se TR_PARAM)
 {
-    if ((unsigned)x < FILE_NB)
-        add_threat(b, us, attacker, r * FILE_NB + x, se TR_ARG);
+    int m = -(int)((unsigned)x < FILE_NB);
+    add_threat(b, us, attacker, ((r * FILE_NB + x) & m) | (self & ~m), se TR_ARG);
 }
-static inline void add_threat_file(const Board *b, int us, int attacker, int x, int f, SideEval *se TR_PARAM)
+static inline void add_threat_file(const Board *b, int us, int attacker, int x, int f, int self, SideEval *se TR_PARAM)
 {
-    if ((unsigned)x < RANK_NB)
-        add_threat(b, us, attacker, x * FILE_NB + f, se TR_ARG);
+    int m = -(int)((unsigned)x < RANK_NB);
+    add_threat(b, us, attacker, ((x * FILE_NB + f) & m) | (self & ~m), se TR_ARG);
 }
 
 static int count_of(const Board *b, int color, int type) { return b->count[piece_make(color, type)]; }
@@ -353,10 +379,10 @@ static void eval_rooks(const Board *b, int us, int knowledge, SideEval *se TR_PA
         LineScan fs = file_scan(b, f, r);
         ADD_W(se, us, W_ROOK_MOB_PER_SQ, line_empty(&rs, f) + line_empty(&fs, r));
         /* The rook attacks the first piece each way. */
-        add_threat_rank(b, us, THREAT_BY_ROOK, rs.lo1, r, se TR_ARG);
-        add_threat_rank(b, us, THREAT_BY_ROOK, rs.hi1, r, se TR_ARG);
-        add_threat_file(b, us, THREAT_BY_ROOK, fs.lo1, f, se TR_ARG);
-        add_threat_file(b, us, THREAT_BY_ROOK, fs.hi1, f, se TR_ARG);
+        add_threat_rank(b, us, THREAT_BY_ROOK, rs.lo1, r, sq, se TR_ARG);
+        add_threat_rank(b, us, THREAT_BY_ROOK, rs.hi1, r, sq, se TR_ARG);
+        add_threat_file(b, us, THREAT_BY_ROOK, fs.lo1, f, sq, se TR_ARG);
+        add_threat_file(b, us, THREAT_BY_ROOK, fs.hi1, f, sq, se TR_ARG);
         /* Open file: nothing ahead up to the enemy back rank. */
         int ahead = us == RED ? fs.hi1 : fs.lo1;
         if ((unsigned)ahead >= RANK_NB)
@@ -394,10 +420,10 @@ static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se TR_
             ADD_W(se, us, W_CANNON_NO_SCREEN, 1);
         ADD_W(se, us, W_CANNON_THREAT, enemy_on_rank(b, us, rs.lo2, r, sq) + enemy_on_rank(b, us, rs.hi2, r, sq) +
                                       enemy_on_file(b, us, fs.lo2, f, sq) + enemy_on_file(b, us, fs.hi2, f, sq));
-        add_threat_rank(b, us, THREAT_BY_CANNON, rs.lo2, r, se TR_ARG);
-        add_threat_rank(b, us, THREAT_BY_CANNON, rs.hi2, r, se TR_ARG);
-        add_threat_file(b, us, THREAT_BY_CANNON, fs.lo2, f, se TR_ARG);
-        add_threat_file(b, us, THREAT_BY_CANNON, fs.hi2, f, se TR_ARG);
+        add_threat_rank(b, us, THREAT_BY_CANNON, rs.lo2, r, sq, se TR_ARG);
+        add_threat_rank(b, us, THREAT_BY_CANNON, rs.hi2, r, sq, se TR_ARG);
+        add_threat_file(b, us, THREAT_BY_CANNON, fs.lo2, f, sq, se TR_ARG);
+        add_threat_file(b, us, THREAT_BY_CANNON, fs.hi2, f, sq, se TR_ARG);
         if (knowledge < KNOW_FULL || ek == SQ_NONE)
             continue;
         int kf = sq_file(ek), kr = sq_rank(ek);
@@ -446,18 +472,20 @@ static void eval_pawns(const Board *b, int us, int knowledge, SideEval *se TR_PA
         if (sq == SQ_NONE)
             continue;
         int f = sq_file(sq), r = sq_rank(sq);
-        add_threat_file(b, us, THREAT_BY_PAWN, r + ahead, f, se TR_ARG);
+        add_threat_file(b, us, THREAT_BY_PAWN, r + ahead, f, sq, se TR_ARG);
         if (crossed[us][sq]) {
-            add_threat_rank(b, us, THREAT_BY_PAWN, f - 1, r, se TR_ARG);
-            add_threat_rank(b, us, THREAT_BY_PAWN, f + 1, r, se TR_ARG);
+            add_threat_rank(b, us, THREAT_BY_PAWN, f - 1, r, sq, se TR_ARG);
+            add_threat_rank(b, us, THREAT_BY_PAWN, f + 1, r, sq, se TR_ARG);
         }
     }
 }
 
 /* Material balance, flank massing and a full set of defenders: terms of the
- * piece counts and of the crossing counts gathered by the piece loops. */
+ * piece counts and of the crossing counts gathered by the piece loops. The
+ * normal build adds the imbalance for both sides at once (imbalance). */
 static void eval_material_terms(const Board *b, int us, SideEval *se TR_PARAM)
 {
+#ifdef EVAL_TRACE
     int them = us ^ 1;
     for (int t = ADVISOR; t <= PAWN; t++) {
         int own = count_of(b, us, t);
@@ -466,7 +494,9 @@ static void eval_material_terms(const Board *b, int us, SideEval *se TR_PARAM)
         for (int e = ADVISOR; e <= PAWN; e++)
             ADD_W(se, us, IMB_WEIGHT(t, e), own * count_of(b, them, e));
     }
-    int mass = se->flank[0] > se->flank[1] ? se->flank[0] : se->flank[1];
+#endif
+    int west = se->flank & 0xFF, east = se->flank >> 8;
+    int mass = west > east ? west : east;
     ADD_W(se, us, W_FLANK_MASS + (mass < FLANK_MASS_MAX ? mass : FLANK_MASS_MAX), 1);
     if (count_of(b, us, ADVISOR) == 2 && count_of(b, us, ELEPHANT) == 2)
         ADD_W(se, us, W_FULL_DEFENCE, 1);
@@ -527,19 +557,31 @@ static inline int32_t eval_king_danger(const Board *b, int us, const SideEval *e
     return pen;
 }
 
-/* Endings the leading side (the sign of v) can rarely or never win: the
- * entry of the endgame table (endgame.c) that matches, or -1. */
-static int drawish_entry(const Board *b, int v)
+/* Rooks, horses and cannons of both sides, by type. */
+typedef struct Majors {
+    int rooks, horses, cannons;
+} Majors;
+
+static Majors count_majors(const Board *b)
 {
-    return v == 0 ? -1 : endgame_find(b, v > 0 ? RED : BLACK);
+    Majors m = {count_of(b, RED, ROOK) + count_of(b, BLACK, ROOK), count_of(b, RED, HORSE) + count_of(b, BLACK, HORSE),
+                count_of(b, RED, CANNON) + count_of(b, BLACK, CANNON)};
+    return m;
 }
 
-static int game_phase(const Board *b)
+/* Endings the leading side (the sign of v) can rarely or never win: the
+ * entry of the endgame table (endgame.c) that matches, or -1. The table
+ * holds only endings with few majors; most positions stop at that test. */
+static int drawish_entry(const Board *b, const Majors *m, int v)
 {
-    int ph = 0;
-    for (int c = RED; c <= BLACK; c++)
-        ph += PHASE_ROOK * count_of(b, c, ROOK) + PHASE_HORSE * count_of(b, c, HORSE) +
-              PHASE_CANNON * count_of(b, c, CANNON);
+    if (v == 0 || m->rooks + m->horses + m->cannons > ENDGAME_MAX_MAJORS)
+        return -1;
+    return endgame_find(b, v > 0 ? RED : BLACK);
+}
+
+static int game_phase(const Majors *m)
+{
+    int ph = PHASE_ROOK * m->rooks + PHASE_HORSE * m->horses + PHASE_CANNON * m->cannons;
     return ph < PHASE_MAX ? ph : PHASE_MAX;
 }
 
@@ -572,6 +614,25 @@ static int32_t psq_sum(const Board *b TR_PARAM)
     return s;
 }
 
+#ifndef EVAL_TRACE
+/* Red's imbalance less Black's, from imbalance_net: the same sum as the
+ * trace build's per-side loops, with half the multiplications. */
+static int32_t imbalance(const Board *b)
+{
+    int32_t s = 0;
+    for (int t = 0; t < IMB_TYPES; t++) {
+        int own = count_of(b, RED, ADVISOR + t);
+        if (own == 0)
+            continue;
+        int32_t row = 0;
+        for (int e = 0; e < IMB_TYPES; e++)
+            row += imbalance_net[t][e] * count_of(b, BLACK, ADVISOR + e);
+        s += own * row;
+    }
+    return s;
+}
+#endif
+
 int eval_evaluate(const Board *b, int knowledge TR_PARAM)
 {
     int32_t packed = psq_sum(b TR_ARG);
@@ -588,15 +649,19 @@ int eval_evaluate(const Board *b, int knowledge TR_PARAM)
                 se[c].score += eval_king_exposure(b, c TR_ARG);
         }
         packed += se[RED].score - se[BLACK].score;
+#ifndef EVAL_TRACE
+        packed += imbalance(b);
+#endif
         packed -= eval_king_danger(b, RED, &se[BLACK] TR_ARG) - eval_king_danger(b, BLACK, &se[RED] TR_ARG);
     }
 
     /* Taper: C division truncates toward zero, so a colour-mirrored position
      * gets exactly the negated value. */
-    int phase = game_phase(b);
+    const Majors majors = count_majors(b);
+    int phase = game_phase(&majors);
     int v = (score_mg(packed) * phase + score_eg(packed) * (PHASE_MAX - phase)) / PHASE_MAX;
 
-    const int entry = knowledge >= KNOW_BASIC ? drawish_entry(b, v) : -1;
+    const int entry = knowledge >= KNOW_BASIC ? drawish_entry(b, &majors, v) : -1;
     const int scale = entry < 0 ? SCALE_ONE : ENDGAME_SCALE[entry];
     v = v * scale / SCALE_ONE;
 #ifdef EVAL_TRACE
