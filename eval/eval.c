@@ -76,6 +76,17 @@ static int32_t threat_score[2][THREAT_ATTACKERS][PIECE_NB];
 /* Per colour and square (up to SQ_NONE): bit 0 counts a crossed piece on
  * files a..e, bit 8 one on files e..i, so one add feeds both flank counters. */
 static uint16_t flank_bits[2][256];
+/* Per colour and square, the points a pawn there attacks: ahead, and beside
+ * it once it has crossed the river. A point it lacks (off the board, or
+ * beside a pawn that has not crossed) reads the pawn's own square, which
+ * holds no victim. */
+enum { PAWN_TARGETS = 3 };
+static uint8_t pawn_targets[2][SQ_NB][PAWN_TARGETS];
+#ifndef EVAL_TRACE
+/* What a cannon gains from the piece behind its screen: the threat weight
+ * against that victim plus CANNON_THREAT for any enemy (the general too). */
+static int32_t cannon_target_score[2][PIECE_NB];
+#endif
 #ifndef EVAL_TRACE
 /* The imbalance of Red against Black in one table: Red's weight for its type
  * t against Black's e, less Black's weight for e against t, since both sides
@@ -190,11 +201,21 @@ void eval_init(void)
                 threat_score[c][a][p] = victim ? WS(W_THREAT + a * THREAT_VICTIMS + type - ADVISOR) : 0;
         }
     for (int c = RED; c <= BLACK; c++)
+        for (int sq = 0; sq < SQ_NB; sq++) {
+            int f = sq_file(sq), r = sq_rank(sq), ahead = r + (c == RED ? 1 : -1);
+            pawn_targets[c][sq][0] = (uint8_t)(on_board(f, ahead) ? sq_make(f, ahead) : sq);
+            pawn_targets[c][sq][1] = (uint8_t)(crossed[c][sq] && on_board(f - 1, r) ? sq_make(f - 1, r) : sq);
+            pawn_targets[c][sq][2] = (uint8_t)(crossed[c][sq] && on_board(f + 1, r) ? sq_make(f + 1, r) : sq);
+        }
+    for (int c = RED; c <= BLACK; c++)
         for (int sq = 0; sq < 256; sq++) {
             int f = sq < SQ_NB ? sq_file(sq) : 0;
             flank_bits[c][sq] = (uint16_t)(crossed[c][sq] * ((f <= FILE_NB / 2) + ((f >= FILE_NB / 2) << 8)));
         }
 #ifndef EVAL_TRACE
+    for (int c = RED; c <= BLACK; c++)
+        for (int p = 0; p < PIECE_NB; p++)
+            cannon_target_score[c][p] = threat_score[c][THREAT_BY_CANNON][p] + (IS_ENEMY[c][p] ? CANNON_THREAT : 0);
     for (int t = 0; t < IMB_TYPES; t++)
         for (int e = 0; e < IMB_TYPES; e++)
             imbalance_net[t][e] = WS(W_IMBALANCE + t * IMB_TYPES + e) - WS(W_IMBALANCE + e * IMB_TYPES + t);
@@ -211,10 +232,16 @@ static inline int bit_high(unsigned x) { return 31 - __builtin_clz(x); }
 /* The first and second occupied points below and above `pos` on a line of n
  * points; none is reported as a point < 0 below or >= n above. Two virtual
  * blockers beyond each end make every scan find two pieces each way, so the
- * scan has no branches. */
+ * scan has no branches. The t* fields are the same points for reading the
+ * board: a point that does not exist reads `pos` instead, where the piece
+ * itself stands (own, so neither an enemy nor a victim), and the readers
+ * need no test for the board's edge. */
 typedef struct LineScan {
     int lo1, lo2, hi1, hi2;
+    int tlo1, tlo2, thi1, thi2;
 } LineScan;
+
+static inline int on_line_or(int x, int n, int pos) { return x >= 0 && x < n ? x : pos; }
 
 static inline LineScan line_scan(unsigned occ, int pos, int n)
 {
@@ -227,6 +254,10 @@ static inline LineScan line_scan(unsigned occ, int pos, int n)
     ls.lo1 -= 2;
     ls.hi1 = bit_low(above) - 2;
     ls.hi2 = bit_low(above & (above - 1)) - 2;
+    ls.tlo1 = on_line_or(ls.lo1, n, pos);
+    ls.tlo2 = on_line_or(ls.lo2, n, pos);
+    ls.thi1 = on_line_or(ls.hi1, n, pos);
+    ls.thi2 = on_line_or(ls.hi2, n, pos);
     return ls;
 }
 
@@ -235,6 +266,7 @@ static inline LineScan line_scan(unsigned occ, int pos, int n)
  * each rook and cannon line (filled by eval_init). */
 typedef struct PackedScan {
     int8_t lo1, lo2, hi1, hi2;
+    uint8_t tlo1, tlo2, thi1, thi2;
 } PackedScan;
 static PackedScan rank_scans[FILE_NB][1 << FILE_NB];
 static PackedScan file_scans[RANK_NB][1 << RANK_NB];
@@ -246,11 +278,15 @@ static void pack_scan(PackedScan *p, unsigned occ, int pos, int n)
     p->lo2 = (int8_t)ls.lo2;
     p->hi1 = (int8_t)ls.hi1;
     p->hi2 = (int8_t)ls.hi2;
+    p->tlo1 = (uint8_t)ls.tlo1;
+    p->tlo2 = (uint8_t)ls.tlo2;
+    p->thi1 = (uint8_t)ls.thi1;
+    p->thi2 = (uint8_t)ls.thi2;
 }
 
 static inline LineScan unpack_scan(const PackedScan *p)
 {
-    LineScan ls = {p->lo1, p->lo2, p->hi1, p->hi2};
+    LineScan ls = {p->lo1, p->lo2, p->hi1, p->hi2, p->tlo1, p->tlo2, p->thi1, p->thi2};
     return ls;
 }
 
@@ -277,23 +313,6 @@ static inline int line_between(unsigned occ, int a, int b)
     return popcount10[occ & ((1u << hi) - 1) & ~((2u << lo) - 1)];
 }
 
-
-/* 1 when point x (possibly off the line) of rank r / file f holds an enemy
- * of `us`; off-line points read square `self`, which holds our own piece.
- * The choice is a mask, not a branch: which points exist is unpredictable. */
-static inline int enemy_at(const Board *b, int us, int on_line, int sq, int self)
-{
-    int m = -on_line;
-    return IS_ENEMY[us][b->sq[(sq & m) | (self & ~m)]];
-}
-static inline int enemy_on_rank(const Board *b, int us, int x, int r, int self)
-{
-    return enemy_at(b, us, (unsigned)x < FILE_NB, r * FILE_NB + x, self);
-}
-static inline int enemy_on_file(const Board *b, int us, int x, int f, int self)
-{
-    return enemy_at(b, us, (unsigned)x < RANK_NB, x * FILE_NB + f, self);
-}
 
 /* ------------------------------------------------------------ knowledge */
 
@@ -322,18 +341,9 @@ static inline void add_threat(const Board *b, int us, int attacker, int sq, Side
 #endif
 }
 
-/* The same for point x of rank r / file f, which may lie off the line:
- * then it reads square `self`, which holds our own piece and so no victim. */
-static inline void add_threat_rank(const Board *b, int us, int attacker, int x, int r, int self, SideEval *se TR_PARAM)
-{
-    int m = -(int)((unsigned)x < FILE_NB);
-    add_threat(b, us, attacker, ((r * FILE_NB + x) & m) | (self & ~m), se TR_ARG);
-}
-static inline void add_threat_file(const Board *b, int us, int attacker, int x, int f, int self, SideEval *se TR_PARAM)
-{
-    int m = -(int)((unsigned)x < RANK_NB);
-    add_threat(b, us, attacker, ((x * FILE_NB + f) & m) | (self & ~m), se TR_ARG);
-}
+/* Squares of rank r / file f at point x. */
+static inline int rank_sq(int r, int x) { return r * FILE_NB + x; }
+static inline int file_sq(int f, int x) { return x * FILE_NB + f; }
 
 static int count_of(const Board *b, int color, int type) { return b->count[piece_make(color, type)]; }
 
@@ -379,10 +389,10 @@ static void eval_rooks(const Board *b, int us, int knowledge, SideEval *se TR_PA
         LineScan fs = file_scan(b, f, r);
         ADD_W(se, us, W_ROOK_MOB_PER_SQ, line_empty(&rs, f) + line_empty(&fs, r));
         /* The rook attacks the first piece each way. */
-        add_threat_rank(b, us, THREAT_BY_ROOK, rs.lo1, r, sq, se TR_ARG);
-        add_threat_rank(b, us, THREAT_BY_ROOK, rs.hi1, r, sq, se TR_ARG);
-        add_threat_file(b, us, THREAT_BY_ROOK, fs.lo1, f, sq, se TR_ARG);
-        add_threat_file(b, us, THREAT_BY_ROOK, fs.hi1, f, sq, se TR_ARG);
+        add_threat(b, us, THREAT_BY_ROOK, rank_sq(r, rs.tlo1), se TR_ARG);
+        add_threat(b, us, THREAT_BY_ROOK, rank_sq(r, rs.thi1), se TR_ARG);
+        add_threat(b, us, THREAT_BY_ROOK, file_sq(f, fs.tlo1), se TR_ARG);
+        add_threat(b, us, THREAT_BY_ROOK, file_sq(f, fs.thi1), se TR_ARG);
         /* Open file: nothing ahead up to the enemy back rank. */
         int ahead = us == RED ? fs.hi1 : fs.lo1;
         if ((unsigned)ahead >= RANK_NB)
@@ -418,12 +428,19 @@ static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se TR_
          * what the cannon attacks. */
         if (rs.lo1 < 0 && rs.hi1 >= FILE_NB && fs.lo1 < 0 && fs.hi1 >= RANK_NB)
             ADD_W(se, us, W_CANNON_NO_SCREEN, 1);
-        ADD_W(se, us, W_CANNON_THREAT, enemy_on_rank(b, us, rs.lo2, r, sq) + enemy_on_rank(b, us, rs.hi2, r, sq) +
-                                      enemy_on_file(b, us, fs.lo2, f, sq) + enemy_on_file(b, us, fs.hi2, f, sq));
-        add_threat_rank(b, us, THREAT_BY_CANNON, rs.lo2, r, sq, se TR_ARG);
-        add_threat_rank(b, us, THREAT_BY_CANNON, rs.hi2, r, sq, se TR_ARG);
-        add_threat_file(b, us, THREAT_BY_CANNON, fs.lo2, f, sq, se TR_ARG);
-        add_threat_file(b, us, THREAT_BY_CANNON, fs.hi2, f, sq, se TR_ARG);
+#ifdef EVAL_TRACE
+        const int targets[4] = {rank_sq(r, rs.tlo2), rank_sq(r, rs.thi2), file_sq(f, fs.tlo2), file_sq(f, fs.thi2)};
+        const uint8_t *is_enemy = IS_ENEMY[us];
+        ADD_W(se, us, W_CANNON_THREAT, is_enemy[b->sq[targets[0]]] + is_enemy[b->sq[targets[1]]] +
+                                      is_enemy[b->sq[targets[2]]] + is_enemy[b->sq[targets[3]]]);
+        for (int i = 0; i < 4; i++)
+            add_threat(b, us, THREAT_BY_CANNON, targets[i], se TR_ARG);
+#else
+        /* Both terms of a cannon's target at once (cannon_target_score). */
+        const int32_t *target = cannon_target_score[us];
+        se->score += target[b->sq[rank_sq(r, rs.tlo2)]] + target[b->sq[rank_sq(r, rs.thi2)]] +
+                     target[b->sq[file_sq(f, fs.tlo2)]] + target[b->sq[file_sq(f, fs.thi2)]];
+#endif
         if (knowledge < KNOW_FULL || ek == SQ_NONE)
             continue;
         int kf = sq_file(ek), kr = sq_rank(ek);
@@ -466,17 +483,12 @@ static void eval_pawns(const Board *b, int us, int knowledge, SideEval *se TR_PA
         return;
     /* A pawn attacks the point ahead, and the points beside it once it has
      * crossed the river. */
-    const int ahead = us == RED ? 1 : -1;
     for (int s = SLOT_PAWN; s < SLOT_PAWN + SLOTS_PAWN; s++) {
         int sq = b->plist[us][s];
         if (sq == SQ_NONE)
             continue;
-        int f = sq_file(sq), r = sq_rank(sq);
-        add_threat_file(b, us, THREAT_BY_PAWN, r + ahead, f, sq, se TR_ARG);
-        if (crossed[us][sq]) {
-            add_threat_rank(b, us, THREAT_BY_PAWN, f - 1, r, sq, se TR_ARG);
-            add_threat_rank(b, us, THREAT_BY_PAWN, f + 1, r, sq, se TR_ARG);
-        }
+        for (int i = 0; i < PAWN_TARGETS; i++)
+            add_threat(b, us, THREAT_BY_PAWN, pawn_targets[us][sq][i], se TR_ARG);
     }
 }
 
