@@ -73,8 +73,9 @@ static int8_t threat_victim[2][PIECE_NB];
  * against the piece code, 0 for anything that is not an enemy victim. One
  * load and an add per attacked point, with no branch on what stands there. */
 static int32_t threat_score[2][THREAT_ATTACKERS][PIECE_NB];
-/* Per colour and square (up to SQ_NONE): bit 0 counts a crossed piece on
- * files a..e, bit 8 one on files e..i, so one add feeds both flank counters. */
+/* Per colour and square (up to SQ_NONE): 1 in the low byte for a crossed
+ * piece on files a..e, 1 in the high byte for one on files e..i (the centre
+ * file counts for both), so one add feeds both flank counters of SideEval. */
 static uint16_t flank_bits[2][256];
 /* Per colour and square, the points a pawn there attacks: ahead, and beside
  * it once it has crossed the river. A point it lacks (off the board, or
@@ -86,8 +87,6 @@ static uint8_t pawn_targets[2][SQ_NB][PAWN_TARGETS];
 /* What a cannon gains from the piece behind its screen: the threat weight
  * against that victim plus CANNON_THREAT for any enemy (the general too). */
 static int32_t cannon_target_score[2][PIECE_NB];
-#endif
-#ifndef EVAL_TRACE
 /* The imbalance of Red against Black in one table: Red's weight for its type
  * t against Black's e, less Black's weight for e against t, since both sides
  * use the same table and Black's share is subtracted. The trace build counts
