@@ -10,6 +10,20 @@
 
 const char *const BOARD_START_FEN = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
 
+#define FILES9 0, 1, 2, 3, 4, 5, 6, 7, 8
+#define FILES27 FILES9, FILES9, FILES9
+const uint8_t BOARD_SQ_FILE[256] = {FILES27, FILES27, FILES27, FILES27, FILES27, FILES27, FILES27,
+                                    FILES27, FILES27, FILES9, 0, 1, 2, 3};
+#undef FILES27
+#undef FILES9
+#define RANK9(r) r, r, r, r, r, r, r, r, r
+#define RANKS4(r) RANK9(r), RANK9(r + 1), RANK9(r + 2), RANK9(r + 3)
+const uint8_t BOARD_SQ_RANK[256] = {RANKS4(0),  RANKS4(4),  RANKS4(8),  RANKS4(12), RANKS4(16),
+                                    RANKS4(20), RANKS4(24), 28,         28,         28,         28};
+#undef RANKS4
+#undef RANK9
+_Static_assert(256 == 28 * FILE_NB + 4, "the square tables cover every byte value");
+
 const uint8_t BOARD_SLOT_FIRST[PT_NB] = {0, 0, 1, 3, 5, 7, 9, 11};
 const uint8_t BOARD_SLOT_COUNT[PT_NB] = {0, 1, 2, 2, 2, 2, 2, 5};
 

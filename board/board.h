@@ -17,9 +17,15 @@
 
 enum { FILE_NB = 9, RANK_NB = 10, SQ_NB = 90, SQ_NONE = 0xFF };
 
+/* sq % FILE_NB and sq / FILE_NB for every value of a byte (SQ_NONE too):
+ * generation, make and the evaluation ask at every node, and a load is
+ * cheaper than a division by 9. */
+extern const uint8_t BOARD_SQ_FILE[256];
+extern const uint8_t BOARD_SQ_RANK[256];
+
 static inline int sq_make(int file, int rank) { return rank * FILE_NB + file; }
-static inline int sq_file(int sq) { return sq % FILE_NB; }
-static inline int sq_rank(int sq) { return sq / FILE_NB; }
+static inline int sq_file(int sq) { return BOARD_SQ_FILE[sq]; }
+static inline int sq_rank(int sq) { return BOARD_SQ_RANK[sq]; }
 
 /* ----------------------------------------------------------------- pieces */
 
@@ -187,6 +193,19 @@ static inline int board_rule60(const Board *b) { return b->hist[b->ply].rule60; 
 bool board_is_attacked(const Board *b, int sq, int by);
 /* True when the legal move m gives check. */
 bool board_gives_check(const Board *b, Move m);
+/* For testing many moves of one position for check: the squares a move must
+ * leave (`from`) or reach (`to`) to have any chance of checking the general
+ * of the side not to move. A move that touches neither gives no check;
+ * one that does still needs board_gives_check(). */
+typedef struct BoardCheckFilter {
+    uint64_t from[2], to[2];
+} BoardCheckFilter;
+void board_check_filter(const Board *b, BoardCheckFilter *f);
+static inline bool board_may_give_check(const BoardCheckFilter *f, Move m)
+{
+    int from = move_from(m), to = move_to(m);
+    return ((f->from[from >> 6] >> (from & 63)) | (f->to[to >> 6] >> (to & 63))) & 1;
+}
 /* True when m is a legal move in this position, whatever its source
  * (hash table, killer slot, user input). */
 bool board_is_legal(const Board *b, Move m);

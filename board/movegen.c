@@ -181,6 +181,34 @@ static inline bool king_safe_after(const Board *b, int from, int to)
     return !attacked_virtual(b, b->plist[us][0], us ^ 1, from, to, p, false);
 }
 
+/* The squares move_checks() can react to: the general's rank and file (both
+ * ways), the horse legs next to it (left), and the points from which a horse
+ * or a pawn of the side to move attacks it (reached). */
+void board_check_filter(const Board *b, BoardCheckFilter *f)
+{
+    int us = b->side, ks = b->plist[us ^ 1][0];
+    int kr = sq_rank(ks), kf = sq_file(ks);
+    memset(f, 0, sizeof *f);
+#define ADD_SQ(set, s) ((set)[(s) >> 6] |= 1ull << ((s) & 63))
+    for (int x = 0; x < FILE_NB; x++) {
+        ADD_SQ(f->from, kr * FILE_NB + x);
+        ADD_SQ(f->to, kr * FILE_NB + x);
+    }
+    for (int x = 0; x < RANK_NB; x++) {
+        ADD_SQ(f->from, x * FILE_NB + kf);
+        ADD_SQ(f->to, x * FILE_NB + kf);
+    }
+    const StepList *hl = &board_horse_attackers[ks];
+    for (int i = 0; i < hl->count; i++) {
+        ADD_SQ(f->from, hl->steps[i].block);
+        ADD_SQ(f->to, hl->steps[i].to);
+    }
+    const StepList *pl = &board_pawn_attackers[us][ks];
+    for (int i = 0; i < pl->count; i++)
+        ADD_SQ(f->to, pl->steps[i].to);
+#undef ADD_SQ
+}
+
 bool board_gives_check(const Board *b, Move m)
 {
     int from = move_from(m), to = move_to(m), us = b->side;

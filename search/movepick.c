@@ -178,12 +178,14 @@ int movepick_skip_quiets(MovePicker *mp)
         return SKIP_NOT_AT_QUIETS;
     /* The moves the quiet stage has yet to return are the non-special ones
      * left in the list, whatever their order. */
+    BoardCheckFilter cf;
+    board_check_filter(mp->b, &cf);
     int n = 0;
     for (int i = mp->idx; i < mp->list.count; i++) {
         Move m = mp->list.moves[i];
         if (is_special(mp, m))
             continue;
-        if (board_gives_check(mp->b, m))
+        if (board_may_give_check(&cf, m) && board_gives_check(mp->b, m))
             return SKIP_QUIET_CHECK;
         n++;
     }

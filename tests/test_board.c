@@ -214,9 +214,19 @@ static void test_compaction(void)
     CHECK_EQ_INT(b.hist[b.ply].rule60, BOARD_HIST_MAX - 200);
 }
 
+/* The square tables agree with the arithmetic for every byte value. */
+static void test_square_tables(void)
+{
+    for (int s = 0; s < 256; s++) {
+        CHECK(sq_file(s) == s % FILE_NB);
+        CHECK(sq_rank(s) == s / FILE_NB);
+    }
+}
+
 int main(void)
 {
     board_init();
+    test_square_tables();
     test_fen_round_trip();
     test_bad_fens();
     test_make_unmake();
