@@ -24,6 +24,14 @@ extern const uint8_t BOARD_SQ_FILE[256];
 extern const uint8_t BOARD_SQ_RANK[256];
 
 static inline int sq_make(int file, int rank) { return rank * FILE_NB + file; }
+
+/* A set of squares as two words (90 squares). */
+typedef struct SqSet {
+    uint64_t w[2];
+} SqSet;
+
+static inline void sqset_add(SqSet *s, int sq) { s->w[sq >> 6] |= 1ull << (sq & 63); }
+static inline bool sqset_has(const SqSet *s, int sq) { return (s->w[sq >> 6] >> (sq & 63)) & 1; }
 static inline int sq_file(int sq) { return BOARD_SQ_FILE[sq]; }
 static inline int sq_rank(int sq) { return BOARD_SQ_RANK[sq]; }
 
@@ -198,13 +206,12 @@ bool board_gives_check(const Board *b, Move m);
  * of the side not to move. A move that touches neither gives no check;
  * one that does still needs board_gives_check(). */
 typedef struct BoardCheckFilter {
-    uint64_t from[2], to[2];
+    SqSet from, to;
 } BoardCheckFilter;
 void board_check_filter(const Board *b, BoardCheckFilter *f);
 static inline bool board_may_give_check(const BoardCheckFilter *f, Move m)
 {
-    int from = move_from(m), to = move_to(m);
-    return ((f->from[from >> 6] >> (from & 63)) | (f->to[to >> 6] >> (to & 63))) & 1;
+    return sqset_has(&f->from, move_from(m)) || sqset_has(&f->to, move_to(m));
 }
 /* True when m is a legal move in this position, whatever its source
  * (hash table, killer slot, user input). */

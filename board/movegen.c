@@ -93,11 +93,6 @@ bool board_is_attacked(const Board *b, int sq, int by)
     return attacked_virtual(b, sq, by, -1, -1, PIECE_NONE, true);
 }
 
-bool board_king_attacked(const Board *b, int color)
-{
-    return attacked_virtual(b, b->plist[color][0], color ^ 1, -1, -1, PIECE_NONE, false);
-}
-
 /* Does colour `by` check the general on ks once its move from -> to is made?
  * Before that move nothing attacked ks: the side that moved last never
  * leaves its general attacked, and a FEN with the side not to move in check
@@ -189,24 +184,22 @@ void board_check_filter(const Board *b, BoardCheckFilter *f)
     int us = b->side, ks = b->plist[us ^ 1][0];
     int kr = sq_rank(ks), kf = sq_file(ks);
     memset(f, 0, sizeof *f);
-#define ADD_SQ(set, s) ((set)[(s) >> 6] |= 1ull << ((s) & 63))
     for (int x = 0; x < FILE_NB; x++) {
-        ADD_SQ(f->from, kr * FILE_NB + x);
-        ADD_SQ(f->to, kr * FILE_NB + x);
+        sqset_add(&f->from, sq_make(x, kr));
+        sqset_add(&f->to, sq_make(x, kr));
     }
     for (int x = 0; x < RANK_NB; x++) {
-        ADD_SQ(f->from, x * FILE_NB + kf);
-        ADD_SQ(f->to, x * FILE_NB + kf);
+        sqset_add(&f->from, sq_make(kf, x));
+        sqset_add(&f->to, sq_make(kf, x));
     }
     const StepList *hl = &board_horse_attackers[ks];
     for (int i = 0; i < hl->count; i++) {
-        ADD_SQ(f->from, hl->steps[i].block);
-        ADD_SQ(f->to, hl->steps[i].to);
+        sqset_add(&f->from, hl->steps[i].block);
+        sqset_add(&f->to, hl->steps[i].to);
     }
     const StepList *pl = &board_pawn_attackers[us][ks];
     for (int i = 0; i < pl->count; i++)
-        ADD_SQ(f->to, pl->steps[i].to);
-#undef ADD_SQ
+        sqset_add(&f->to, pl->steps[i].to);
 }
 
 bool board_gives_check(const Board *b, Move m)
@@ -326,13 +319,6 @@ static void gen_pseudo(const Board *b, MoveList *l, int want)
             gen_steps(b, l, pl[i], &board_pawn_steps[us][pl[i]], want, false);
 }
 
-/* A set of squares as two words (90 squares). */
-typedef struct SqSet {
-    uint64_t w[2];
-} SqSet;
-
-static inline void sqset_add(SqSet *s, int sq) { s->w[sq >> 6] |= 1ull << (sq & 63); }
-static inline bool sqset_has(const SqSet *s, int sq) { return (s->w[sq >> 6] >> (sq & 63)) & 1; }
 
 /* Looks along one line (rank or file) through the own general and marks:
  * in `from_risk` own pieces whose departure can expose the general (the only

@@ -59,10 +59,8 @@ extern uint64_t board_zobrist_side;
 extern uint64_t board_struct_zobrist[PIECE_NB][SQ_NB];
 extern const int8_t BOARD_STRUCT_OF[PT_NB];
 
-/* Is the general of `color` attacked (or facing the other general)? */
-bool board_king_attacked(const Board *b, int color);
 /* After a move from -> to (already on the board), is the side to move in
- * check? Same answer as board_king_attacked(b, b->side), found faster. */
+ * check? Same answer as a full attack scan of its general, found faster. */
 bool board_move_gave_check(const Board *b, int from, int to);
 
 /* 1 when the square is inside the palace of that colour. */
