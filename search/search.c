@@ -193,6 +193,50 @@ static bool rule_verdict(SearchThread *t, int ply, int *score)
     return false;
 }
 
+/* Step 2 (continued): the endgame tables. A position they cover (one rook,
+ * horse or cannon against the guards, see eval/egtb.h) has its exact value.
+ * A missing table is built in the searching thread, about a second for the
+ * largest; a search on a game clock cannot spend that, so it only reads
+ * tables an earlier search built. A win is taken only when the natural
+ * limit cannot come first: the table knows nothing of it. */
+/* The tables' line from this node, as its PV (at PV nodes only: the walk
+ * costs a probe per move of each position on the line). */
+static void tb_line(SearchThread *t, int ply, int plies)
+{
+    Board *b = &t->board;
+    int n = 0;
+    while (n < plies && ply + n < MAX_PLY - 1) {
+        Move m = egtb_best_move(t->s->egtb, b);
+        if (m == MOVE_NONE)
+            break;
+        t->pv[ply][n++] = m;
+        board_make(b, m);
+    }
+    for (int i = 0; i < n; i++)
+        board_unmake(b);
+    t->pv_len[ply] = n;
+}
+
+static bool tb_verdict(SearchThread *t, int ply, bool pv, int *score)
+{
+    Board *b = &t->board;
+    if (!egtb_covers(b))
+        return false;
+    EgtbValue v;
+    if (!egtb_probe(t->s->egtb, b, !t->s->limits.use_clock, &v))
+        return false;
+    if (v.wdl == EGTB_DRAW) {
+        *score = DRAW_SCORE;
+        return true;
+    }
+    if (board_rule60(b) + v.plies > BOARD_RULE60_PLIES || ply + v.plies >= MAX_PLY)
+        return false;
+    *score = v.wdl == EGTB_WIN ? SCORE_MATE - ply - v.plies : -(SCORE_MATE - ply - v.plies);
+    if (pv)
+        tb_line(t, ply, v.plies);
+    return true;
+}
+
 static void update_pv(SearchThread *t, int ply, Move m)
 {
     t->pv[ply][0] = m;
@@ -279,7 +323,7 @@ static bool node_prologue(SearchThread *t, int ply, int *alpha, int *beta, int *
         *score = 0;
         return true;
     }
-    if (rule_verdict(t, ply, score))
+    if (rule_verdict(t, ply, score) || tb_verdict(t, ply, *beta - *alpha > 1, score))
         return true;
     if (ply >= t->ply_limit) {
         *score = evaluate(t);
@@ -972,6 +1016,8 @@ static void complete_mate_pv(SearchThread *t, SearchInfo *info)
         Move m = MOVE_NONE;
         if (tt_probe(&t->s->tt, b->key, made, &te) && te.move != MOVE_NONE && board_is_legal(b, te.move))
             m = te.move;
+        if (m == MOVE_NONE)
+            m = egtb_best_move(t->s->egtb, b); /* the tables store no TT entries */
         if (m == MOVE_NONE && made == plies - 1) {
             /* The mating move itself is seldom stored: find it. */
             MoveList list;

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "board.h"
+#include "egtb.h"
 #include "params.h"
 #include "search.h"
 
@@ -233,6 +234,7 @@ typedef struct MateProof {
 struct Searcher {
     SearchOptions opt;
     TT tt;
+    Egtb *egtb;                     /* endgame tables, built on first need (see tb_verdict) */
     int nthreads;
     SearchThread **threads;
     int lmr[64][64];                /* reduction in plies by [depth][move number] */

@@ -111,7 +111,10 @@ Searcher *searcher_new(void)
         return NULL;
     }
     s->threads = alloc_threads(s, s->opt.threads);
-    if (!s->threads) {
+    s->egtb = egtb_new();
+    if (!s->threads || !s->egtb) {
+        free_threads(s->threads, s->opt.threads);
+        egtb_free(s->egtb);
         tt_free(&s->tt);
         free(s);
         return NULL;
@@ -137,6 +140,7 @@ void searcher_free(Searcher *s)
     searcher_stop(s);
     searcher_wait(s);
     free_threads(s->threads, s->nthreads);
+    egtb_free(s->egtb);
     tt_free(&s->tt);
     pthread_mutex_destroy(&s->lock);
     pthread_mutex_destroy(&s->report_lock);
