@@ -210,6 +210,7 @@ static void solve_run_puzzle(Searcher *s, const SolvePuzzle *p, const SolveSetti
     SearchLimits limits;
     search_limits_init(&limits);
     limits.mate = p->mate;
+    limits.analysis = true;
     limits.depth = set->depth;
     limits.movetime_ms = set->movetime_ms;
     limits.nodes = set->nodes;

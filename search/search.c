@@ -193,12 +193,22 @@ static bool rule_verdict(SearchThread *t, int ply, int *score)
     return false;
 }
 
+/* Whether this search may stop to build a missing endgame table (about
+ * 1.5 s for the largest). Not on a game clock, nor under a fixed time per
+ * move, which some GUIs use for games: the move would come late. A mate
+ * search, chariot solve (which gives its puzzles a movetime), and searches
+ * limited by depth or nodes, or not at all, may. */
+static bool tb_may_build(const SearchLimits *l)
+{
+    return !l->use_clock && (l->movetime_ms == 0 || l->mate > 0 || l->analysis);
+}
+
 /* Step 2 (continued): the endgame tables. A position they cover (one rook,
  * horse or cannon against the guards, see eval/egtb.h) has its exact value.
- * A missing table is built in the searching thread, about a second for the
- * largest; a search on a game clock cannot spend that, so it only reads
- * tables an earlier search built. A win is taken only when the natural
- * limit cannot come first: the table knows nothing of it. */
+ * A missing table is built in the searching thread when tb_may_build allows;
+ * otherwise only tables an earlier search built are read. A win is taken
+ * only when the natural limit cannot come first: the table knows nothing
+ * of it. */
 /* The tables' line from this node, as its PV (at PV nodes only: the walk
  * costs a probe per move of each position on the line). */
 static void tb_line(SearchThread *t, int ply, int plies)
@@ -223,7 +233,7 @@ static bool tb_verdict(SearchThread *t, int ply, bool pv, int *score)
     if (!egtb_covers(b))
         return false;
     EgtbValue v;
-    if (!egtb_probe(t->s->egtb, b, !t->s->limits.use_clock, &v))
+    if (!egtb_probe(t->s->egtb, b, tb_may_build(&t->s->limits), &v))
         return false;
     if (v.wdl == EGTB_DRAW) {
         *score = DRAW_SCORE;

@@ -56,6 +56,8 @@ typedef struct SearchLimits {
     int mate;                /* >0: look for a mate in this many moves, stop when proven */
     bool infinite;           /* search until searcher_stop() */
     bool ponder;             /* the clock starts at searcher_ponderhit() */
+    bool analysis;           /* not a game's move (chariot solve): a movetime may be overrun
+                                to build an endgame table */
     int searchmoves_count;   /* >0: only these root moves */
     Move searchmoves[MAX_MOVES];
     int banmoves_count;      /* these root moves are excluded (UCCI banmoves) */

@@ -325,6 +325,14 @@ static void group_commands(void)
     CHECK(search_to_end(&e, false, line, sizeof line, DRV_TIMEOUT));
     CHECK(bestmove_legal(line, NULL, "h2e2"));
 
+    /* The endgame tables: KR v KA is looked up, so depth 1 already shows
+     * the mate in 5 plies (UCCI score 9995) with the table's line. */
+    drv_mark(&e);
+    drv_send(&e, "position fen 3k5/4a4/9/9/9/9/9/9/9/4K3R w - - 0 1");
+    drv_send(&e, "go depth 1");
+    CHECK(search_to_end(&e, false, line, sizeof line, DRV_TIMEOUT));
+    CHECK_EQ_INT(drv_count(&e, "info depth 1 seldepth 1 score 9995"), 1);
+
     /* debug adds an info string per position */
     drv_mark(&e);
     drv_send(&e, "setoption debug true");
