@@ -304,12 +304,17 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
     /* An attacker in check may answer with any evasion at no quiet cost:
      * the evasion is forced, and the defender spent a move to force it. */
     const bool evading = attacker && board_in_check(b);
+    /* Most of the attacker's moves cannot check; the filter rules them out
+     * without the full test (see board_check_filter). */
+    BoardCheckFilter filter;
+    if (attacker)
+        board_check_filter(b, &filter);
     int n = 0;
     for (int i = 0; i < list.count; i++) {
         Move m = list.moves[i];
         bool check = false;
         if (attacker) {
-            check = board_gives_check(b, m);
+            check = board_may_give_check(&filter, m) && board_gives_check(b, m);
             if (!check && q == 0 && !evading)
                 continue;
             if (d < 3) {
