@@ -27,10 +27,11 @@
  * it hold out longer. Whatever is left at the end is a draw.
  *
  * The tables need their own move generator because they run over millions
- * of positions of at most seven pieces, where making moves on a full Board
- * would cost ten times as much. It reads the board's geometry tables, so the
- * leaps, legs and eyes are the board's own, and test_eval cross-checks its
- * moves against board_generate on every covered material.
+ * of positions of at most seven pieces: setting up a full Board (mailbox,
+ * piece lists, line masks, keys, history) for each would cost far more than
+ * the moves themselves. It reads the board's geometry tables, so the leaps,
+ * legs and eyes are the board's own, and test_egtb cross-checks its moves
+ * against board_generate on every covered material.
  */
 #include "egtb.h"
 

@@ -203,19 +203,13 @@ static bool tb_may_build(const SearchLimits *l)
     return !l->use_clock && (l->movetime_ms == 0 || l->mate > 0 || l->analysis);
 }
 
-/* Step 2 (continued): the endgame tables. A position they cover (one rook,
- * horse or cannon against the guards, see eval/egtb.h) has its exact value.
- * A missing table is built in the searching thread when tb_may_build allows;
- * otherwise only tables an earlier search built are read. A win is taken
- * only when the natural limit cannot come first: the table knows nothing
- * of it. */
 /* The tables' line from this node, as its PV (at PV nodes only: the walk
  * costs a probe per move of each position on the line). */
 static void tb_line(SearchThread *t, int ply, int plies)
 {
     Board *b = &t->board;
     int n = 0;
-    while (n < plies && ply + n < MAX_PLY - 1) {
+    while (n < plies && ply + n < t->ply_limit) { /* the PV array and the board's history end there */
         Move m = egtb_best_move(t->s->egtb, b);
         if (m == MOVE_NONE)
             break;
@@ -227,10 +221,18 @@ static void tb_line(SearchThread *t, int ply, int plies)
     t->pv_len[ply] = n;
 }
 
+/* Step 2 (continued): the endgame tables. A position they cover (one rook,
+ * horse or cannon against the guards, see eval/egtb.h) has its exact value.
+ * A missing table is built in the searching thread when tb_may_build allows;
+ * otherwise only tables an earlier search built are read. A win is taken
+ * only when the natural limit cannot come first: the table knows nothing
+ * of it. */
 static bool tb_verdict(SearchThread *t, int ply, bool pv, int *score)
 {
     Board *b = &t->board;
-    if (!egtb_covers(b))
+    /* A singular test asks about the node without one move: the table's
+     * value may rest on that move. */
+    if (!egtb_covers(b) || t->stack[ply].excluded != MOVE_NONE)
         return false;
     EgtbValue v;
     if (!egtb_probe(t->s->egtb, b, tb_may_build(&t->s->limits), &v))
