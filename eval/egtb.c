@@ -89,6 +89,7 @@ typedef struct TbGeo {
 
 struct Egtb {
     TbGeo geo;
+    const atomic_bool *abort; /* when set, a build gives up (NULL: never) */
     TbTable t[TB_MAJOR_NB][TB_GUARD_MAX + 1][TB_GUARD_MAX + 1];
 };
 
@@ -435,7 +436,17 @@ typedef struct Build {
     uint32_t *order; /* settled positions, in order of distance */
     uint32_t norder;
     Bucket later[TB_MAX_DTM + 2]; /* positions settled by captures at a given distance */
+    bool aborted;    /* given up on the abort flag: the table may be built later */
 } Build;
+
+enum { TB_ABORT_POLL = 1 << 16 }; /* positions between looks at the abort flag */
+
+static bool build_aborted(Build *bd)
+{
+    if (bd->tb->abort && atomic_load_explicit(bd->tb->abort, memory_order_relaxed))
+        bd->aborted = true;
+    return bd->aborted;
+}
 
 /* The value of the position after a capture, as stored in the smaller table:
  * TB_DRAW when the attacker was taken. */
@@ -461,6 +472,8 @@ static bool build_init(Build *bd)
     TbPos p;
     memset(&p, 0, sizeof p);
     for (uint32_t idx = 0; idx < bd->size; idx++) {
+        if (idx % TB_ABORT_POLL == 0 && build_aborted(bd))
+            return false;
         if (!pos_decode(&p, &bd->tb->geo, bd->major, bd->na, bd->nb, idx)) {
             bd->val[idx] = TB_ILLEGAL;
             continue;
@@ -584,7 +597,9 @@ static bool retro(Build *bd, TbPos *p, uint32_t idx, int dtm)
     return ok;
 }
 
-static bool build_table(Egtb *tb, int major, int na, int nb)
+/* Builds one table; returns TB_READY, TB_FAILED (out of memory, or a
+ * distance too long for a byte), or TB_EMPTY when the abort flag stopped it. */
+static int build_table(Egtb *tb, int major, int na, int nb)
 {
     Build bd;
     memset(&bd, 0, sizeof bd);
@@ -606,8 +621,11 @@ static bool build_table(Egtb *tb, int major, int na, int nb)
         for (uint32_t i = 0; i < bk->n; i++)
             if (bd.val[bk->v[i]] == TB_DRAW)
                 settle(&bd, bk->v[i], dtm);
-        while (ok && head < bd.norder && bd.val[bd.order[head]] == dtm + 1)
+        while (ok && head < bd.norder && bd.val[bd.order[head]] == dtm + 1) {
             ok = retro(&bd, &p, bd.order[head++], dtm);
+            if (head % TB_ABORT_POLL == 0 && build_aborted(&bd))
+                ok = false;
+        }
         /* A distance past the byte's range would need a wider table. */
         if (ok && dtm == TB_MAX_DTM && head < bd.norder)
             ok = false;
@@ -620,11 +638,11 @@ static bool build_table(Egtb *tb, int major, int na, int nb)
     TbTable *t = &tb->t[major][na][nb];
     if (!ok) {
         free(bd.val);
-        return false;
+        return bd.aborted ? TB_EMPTY : TB_FAILED;
     }
     t->val = bd.val;
     t->size = bd.size;
-    return true;
+    return TB_READY;
 }
 
 /* Builds (major, na, nb) and the smaller tables it reads, in the calling
@@ -643,18 +661,20 @@ static bool ensure_table(Egtb *tb, int major, int na, int nb, bool build)
     int expected = TB_EMPTY;
     if (!atomic_compare_exchange_strong(&t->state, &expected, TB_BUILDING))
         return atomic_load_explicit(&t->state, memory_order_acquire) == TB_READY;
-    bool ok = build_table(tb, major, na, nb);
-    atomic_store_explicit(&t->state, ok ? TB_READY : TB_FAILED, memory_order_release);
-    return ok;
+    int done = build_table(tb, major, na, nb);
+    atomic_store_explicit(&t->state, done, memory_order_release);
+    return done == TB_READY;
 }
 
 /* ------------------------------------------------------------------ public */
 
-Egtb *egtb_new(void)
+Egtb *egtb_new(const atomic_bool *abort)
 {
     Egtb *tb = calloc(1, sizeof *tb);
-    if (tb)
+    if (tb) {
         geo_init(&tb->geo);
+        tb->abort = abort;
+    }
     return tb;
 }
 

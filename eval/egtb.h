@@ -22,13 +22,17 @@
 #ifndef CHARIOT_EGTB_H
 #define CHARIOT_EGTB_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 
 #include "board.h"
 
 typedef struct Egtb Egtb;
 
-Egtb *egtb_new(void);
+/* A build looks at *abort now and then (every 65536 positions) and gives up
+ * when it is set, leaving the table to a later build: a GUI's `stop` need
+ * not wait for it. NULL: builds always finish. */
+Egtb *egtb_new(const atomic_bool *abort);
 void egtb_free(Egtb *tb);
 
 /* True when b's material is one the tables cover (built or not). Cheap:

@@ -111,7 +111,7 @@ Searcher *searcher_new(void)
         return NULL;
     }
     s->threads = alloc_threads(s, s->opt.threads);
-    s->egtb = egtb_new();
+    s->egtb = egtb_new(&s->stop); /* a stop need not wait for a table build */
     if (!s->threads || !s->egtb) {
         free_threads(s->threads, s->opt.threads);
         egtb_free(s->egtb);

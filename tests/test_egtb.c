@@ -155,7 +155,7 @@ static void check_position(Egtb *tb, Board *b, const char *fen, int *wins, int *
 static void test_random_positions(void)
 {
     static const char MAJORS[3] = {'R', 'N', 'C'};
-    Egtb *tb = egtb_new();
+    Egtb *tb = egtb_new(NULL);
     CHECK(tb != NULL);
     Board b;
     char fen[FEN_LEN], err[128];
@@ -189,7 +189,7 @@ static void test_known_mates(void)
         {"3k1ab2/4a4/8b/9/9/9/9/9/4K4/8R w - - 0 1", 45},   /* sqyq-436, mate 23 */
         {"4k4/9/9/9/2r6/9/9/B8/4A4/2BAK4 b - - 0 1", 49}, /* cg164 with the colours swapped */
     };
-    Egtb *tb = egtb_new();
+    Egtb *tb = egtb_new(NULL);
     Board b;
     char err[128];
     for (size_t i = 0; i < sizeof CASES / sizeof CASES[0]; i++) {
@@ -207,9 +207,28 @@ static void test_known_mates(void)
     egtb_free(tb);
 }
 
+/* A set abort flag stops a build, and leaves the table to a later one. */
+static void test_abort(void)
+{
+    atomic_bool abort_flag;
+    atomic_init(&abort_flag, true);
+    Egtb *tb = egtb_new(&abort_flag);
+    Board b;
+    char err[128];
+    EgtbValue v;
+    CHECK(board_from_fen(&b, "3k5/4a4/9/9/9/9/9/9/9/4K3R w - - 0 1", err, sizeof err));
+    CHECK(!egtb_probe(tb, &b, true, &v));
+    atomic_store(&abort_flag, false);
+    CHECK(egtb_probe(tb, &b, true, &v));
+    CHECK_EQ_INT(v.wdl, EGTB_WIN);
+    CHECK_EQ_INT(v.plies, 5);
+    egtb_free(tb);
+}
+
 int main(void)
 {
     board_init();
+    test_abort();
     test_known_mates();
     test_random_positions();
     TEST_END();
