@@ -459,11 +459,10 @@ static uint8_t capture_value(const Build *bd, const TbPos *p, int cap)
     return t->val[tb_index(p, p->stm, cap)];
 }
 
-static bool settle(Build *bd, uint32_t idx, int dtm)
+static void settle(Build *bd, uint32_t idx, int dtm)
 {
     bd->val[idx] = (uint8_t)(dtm + 1);
     bd->order[bd->norder++] = idx;
-    return true;
 }
 
 /* The first pass: legality, mates, and what the captures decide. */
