@@ -584,6 +584,15 @@ static int count_evasions(const Board *b)
         if ((type == ROOK || type == CANNON) && !leaves_ok && !((ranks >> sq_rank(from)) & 1) &&
             !((files >> sq_file(from)) & 1))
             continue;
+        /* A leaper that stays out of from_ok must land on a to_ok point:
+         * its reach (legs and eyes aside) tells whether any is in range. */
+        const StepReach *reach = type == HORSE      ? &board_horse_reach[from]
+                                 : type == ADVISOR  ? &board_advisor_reach[from]
+                                 : type == ELEPHANT ? &board_elephant_reach[from]
+                                 : type == PAWN     ? &board_pawn_reach[b->side][from]
+                                                    : NULL;
+        if (reach && !leaves_ok && ((to_ok.w[0] & reach->w[0]) | (to_ok.w[1] & reach->w[1])) == 0)
+            continue;
         MoveList l;
         gen_piece(b, &l, from);
         for (int j = 0; j < l.count; j++) {
