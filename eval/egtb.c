@@ -303,21 +303,23 @@ typedef struct TbMove {
 
 enum { TB_MOVES_MAX = 48 };
 
-static void add_steps(const TbPos *p, int i, const StepList *sl, bool legs, TbMove *out, int *n)
+/* Steps of piece i from sl (with `legs`, a step needs its block square
+ * empty); `quiet` keeps only the steps onto empty squares. */
+static void add_steps(const TbPos *p, int i, const StepList *sl, bool legs, bool quiet, TbMove *out, int *n)
 {
     int color = piece_color(p->pc[i]);
     for (int k = 0; k < sl->count; k++) {
         int to = sl->steps[k].to;
         if (legs && p->sq[sl->steps[k].block] != PIECE_NONE)
             continue;
-        if (p->sq[to] != PIECE_NONE && piece_color(p->sq[to]) == color)
+        if (p->sq[to] != PIECE_NONE && (quiet || piece_color(p->sq[to]) == color))
             continue;
         out[(*n)++] = (TbMove){(uint8_t)i, (uint8_t)to};
     }
 }
 
 /* Moves of rooks and cannons along one direction. */
-static void add_line(const TbPos *p, int i, int df, int dr, TbMove *out, int *n)
+static void add_line(const TbPos *p, int i, int df, int dr, bool quiet, TbMove *out, int *n)
 {
     int from = p->at[i], color = piece_color(p->pc[i]);
     bool cannon = piece_type(p->pc[i]) == CANNON, screened = false;
@@ -330,6 +332,8 @@ static void add_line(const TbPos *p, int i, int df, int dr, TbMove *out, int *n)
                 out[(*n)++] = (TbMove){(uint8_t)i, (uint8_t)s};
                 continue;
             }
+            if (quiet)
+                return;
             if (!cannon) {
                 if (piece_color(q) != color)
                     out[(*n)++] = (TbMove){(uint8_t)i, (uint8_t)s};
@@ -344,35 +348,43 @@ static void add_line(const TbPos *p, int i, int df, int dr, TbMove *out, int *n)
     }
 }
 
+/* The moves of piece i, or with `backward` the empty squares it can have
+ * come from by a quiet move: the same steps reversed, which differ only for
+ * the horse, whose leg sits next to the square it leaves. Pseudo-legal: own
+ * pieces are not captured, checks are not looked at. */
+static int piece_moves(const TbPos *p, int i, bool backward, TbMove *out)
+{
+    int n = 0, from = p->at[i];
+    switch (piece_type(p->pc[i])) {
+    case KING:
+        add_steps(p, i, &board_king_steps[from], false, backward, out, &n);
+        break;
+    case ADVISOR:
+        add_steps(p, i, &board_advisor_steps[from], false, backward, out, &n);
+        break;
+    case ELEPHANT:
+        add_steps(p, i, &board_elephant_steps[from], true, backward, out, &n);
+        break;
+    case HORSE:
+        add_steps(p, i, backward ? &board_horse_attackers[from] : &board_horse_steps[from], true, backward, out, &n);
+        break;
+    default: /* rook, cannon */
+        add_line(p, i, 1, 0, backward, out, &n);
+        add_line(p, i, -1, 0, backward, out, &n);
+        add_line(p, i, 0, 1, backward, out, &n);
+        add_line(p, i, 0, -1, backward, out, &n);
+        break;
+    }
+    return n;
+}
+
 /* Pseudo-legal moves of the side to move. */
 static int gen_pseudo(const TbPos *p, TbMove *out)
 {
     int n = 0, color = p->stm == 0 ? RED : BLACK;
-    for (int i = 0; i < p->n; i++) {
-        if (p->at[i] == SQ_NONE || piece_color(p->pc[i]) != color)
-            continue;
-        int from = p->at[i];
-        switch (piece_type(p->pc[i])) {
-        case KING:
-            add_steps(p, i, &board_king_steps[from], false, out, &n);
-            break;
-        case ADVISOR:
-            add_steps(p, i, &board_advisor_steps[from], false, out, &n);
-            break;
-        case ELEPHANT:
-            add_steps(p, i, &board_elephant_steps[from], true, out, &n);
-            break;
-        case HORSE:
-            add_steps(p, i, &board_horse_steps[from], true, out, &n);
-            break;
-        default: /* rook, cannon */
-            add_line(p, i, 1, 0, out, &n);
-            add_line(p, i, -1, 0, out, &n);
-            add_line(p, i, 0, 1, out, &n);
-            add_line(p, i, 0, -1, out, &n);
-            break;
-        }
-    }
+    for (int i = 0; i < p->n; i++)
+        if (p->at[i] != SQ_NONE && piece_color(p->pc[i]) == color)
+            n += piece_moves(p, i, false, out + n);
     return n;
 }
 
@@ -403,6 +415,46 @@ static void pos_unmake(TbPos *p, TbMove m, int from, int cap)
         p->at[cap] = m.to;
         p->sq[m.to] = p->pc[cap];
     }
+}
+
+/* Legal moves of the side to move: the pseudo-legal ones that leave its
+ * general unattacked. */
+static int gen_legal(TbPos *p, TbMove *out)
+{
+    TbMove mv[TB_MOVES_MAX];
+    int n = gen_pseudo(p, mv), legal = 0, mover = p->stm == 0 ? RED : BLACK;
+    for (int i = 0; i < n; i++) {
+        int from = p->at[mv[i].piece];
+        int cap = pos_make(p, mv[i]);
+        if (!king_attacked(p, mover))
+            out[legal++] = mv[i];
+        pos_unmake(p, mv[i], from, cap);
+    }
+    return legal;
+}
+
+/* The value of p just after the capture of piece `cap`, from the smaller
+ * table: TB_DRAW when the attacker was taken (bare guards cannot win),
+ * TB_ILLEGAL when that table is not built. */
+static uint8_t value_after_capture(const Egtb *tb, const TbPos *p, int cap)
+{
+    if (cap == 1)
+        return TB_DRAW;
+    int na = p->na - (piece_type(p->pc[cap]) == ADVISOR), nb = p->nb - (piece_type(p->pc[cap]) == ELEPHANT);
+    const TbTable *t = &tb->t[p->major][na][nb];
+    if (atomic_load_explicit(&t->state, memory_order_acquire) != TB_READY)
+        return TB_ILLEGAL;
+    return t->val[tb_index(p, p->stm, cap)];
+}
+
+/* A move of p in the board's orientation. */
+static Move board_move(const TbPos *p, int from, int to)
+{
+    if (p->mirrored) {
+        from = sq_make(sq_file(from), RANK_NB - 1 - sq_rank(from));
+        to = sq_make(sq_file(to), RANK_NB - 1 - sq_rank(to));
+    }
+    return move_make(from, to);
 }
 
 /* ------------------------------------------------------------------ build */
@@ -448,17 +500,6 @@ static bool build_aborted(Build *bd)
     return bd->aborted;
 }
 
-/* The value of the position after a capture, as stored in the smaller table:
- * TB_DRAW when the attacker was taken. */
-static uint8_t capture_value(const Build *bd, const TbPos *p, int cap)
-{
-    if (cap == 1)
-        return TB_DRAW;
-    int na = bd->na - (piece_type(p->pc[cap]) == ADVISOR), nb = bd->nb - (piece_type(p->pc[cap]) == ELEPHANT);
-    const TbTable *t = &bd->tb->t[bd->major][na][nb];
-    return t->val[tb_index(p, p->stm, cap)];
-}
-
 static void settle(Build *bd, uint32_t idx, int dtm)
 {
     bd->val[idx] = (uint8_t)(dtm + 1);
@@ -483,33 +524,29 @@ static bool build_init(Build *bd)
             continue;
         }
         TbMove mv[TB_MOVES_MAX];
-        int n = gen_pseudo(&p, mv), legal = 0, quiet = 0, capwin = -1, capmax = 0;
+        int legal = gen_legal(&p, mv), quiet = 0, capwin = -1, capmax = 0;
         bool cannot_lose = false;
-        int mover = p.stm == 0 ? RED : BLACK;
-        for (int i = 0; i < n; i++) {
+        for (int i = 0; i < legal; i++) {
+            if (p.sq[mv[i].to] == PIECE_NONE) {
+                quiet++;
+                continue;
+            }
             int from = p.at[mv[i].piece];
             int cap = pos_make(&p, mv[i]);
-            if (!king_attacked(&p, mover)) {
-                legal++;
-                if (cap < 0) {
-                    quiet++;
-                } else {
-                    uint8_t v = capture_value(bd, &p, cap);
-                    if (v == TB_DRAW) {
-                        cannot_lose = true;
-                    } else {
-                        int d = v - 1;
-                        if (d % 2 == 0) { /* the other side is lost: a win */
-                            cannot_lose = true;
-                            if (capwin < 0 || d + 1 < capwin)
-                                capwin = d + 1;
-                        } else if (d > capmax) {
-                            capmax = d;
-                        }
-                    }
+            uint8_t v = value_after_capture(bd->tb, &p, cap); /* the smaller tables are built first */
+            pos_unmake(&p, mv[i], from, cap);
+            if (v == TB_DRAW) {
+                cannot_lose = true;
+            } else {
+                int d = v - 1;
+                if (d % 2 == 0) { /* the other side is lost: a win */
+                    cannot_lose = true;
+                    if (capwin < 0 || d + 1 < capwin)
+                        capwin = d + 1;
+                } else if (d > capmax) {
+                    capmax = d;
                 }
             }
-            pos_unmake(&p, mv[i], from, cap);
         }
         pos_clear(&p);
         bd->val[idx] = TB_DRAW;
@@ -542,40 +579,17 @@ static bool retro(Build *bd, TbPos *p, uint32_t idx, int dtm)
         if (piece_color(p->pc[i]) != mover)
             continue;
         int q = p->at[i];
-        uint8_t back[24];
-        int nb = 0;
-        const StepList *sl = NULL;
-        switch (piece_type(p->pc[i])) {
-        case KING: sl = &board_king_steps[q]; break;
-        case ADVISOR: sl = &board_advisor_steps[q]; break;
-        case ELEPHANT: sl = &board_elephant_steps[q]; break;
-        case HORSE: sl = &board_horse_attackers[q]; break;
-        default: {
-            static const int dirs[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-            for (int d = 0; d < 4; d++)
-                for (int f = sq_file(q) + dirs[d][0], r = sq_rank(q) + dirs[d][1];
-                     f >= 0 && f < FILE_NB && r >= 0 && r < RANK_NB && p->sq[sq_make(f, r)] == PIECE_NONE;
-                     f += dirs[d][0], r += dirs[d][1])
-                    back[nb++] = (uint8_t)sq_make(f, r);
-            break;
-        }
-        }
-        if (sl)
-            for (int k = 0; k < sl->count; k++) {
-                const Step *st = &sl->steps[k];
-                bool leg = piece_type(p->pc[i]) == ELEPHANT || piece_type(p->pc[i]) == HORSE;
-                if (p->sq[st->to] == PIECE_NONE && (!leg || p->sq[st->block] == PIECE_NONE))
-                    back[nb++] = st->to;
-            }
+        TbMove back[TB_MOVES_MAX];
+        int nb = piece_moves(p, i, true, back);
         for (int k = 0; k < nb && ok; k++) {
-            /* Unmake: the piece goes back to back[k], the mover to move.
+            /* Unmake: the piece goes back to back[k].to, the mover to move.
              * A general or the attacker changes one digit of the index. */
             uint32_t j;
             if (i <= 2) {
-                int32_t diff = i == 1 ? (int32_t)back[k] - q : g->palace_pt[back[k]] - g->palace_pt[q];
+                int32_t diff = i == 1 ? (int32_t)back[k].to - q : g->palace_pt[back[k].to] - g->palace_pt[q];
                 j = (uint32_t)((int64_t)flipped + (int64_t)diff * stride[i]);
             } else {
-                p->at[i] = back[k];
+                p->at[i] = back[k].to;
                 j = tb_index(p, p->stm ^ 1, -1);
                 p->at[i] = (uint8_t)q;
             }
@@ -808,44 +822,25 @@ Move egtb_best_move(Egtb *tb, const Board *b)
     if (!tb || !pos_from_board(tb, &p, b))
         return MOVE_NONE;
     const TbTable *t = &tb->t[p.major][p.na][p.nb];
-    if (atomic_load_explicit(&tb->t[p.major][p.na][p.nb].state, memory_order_acquire) != TB_READY)
+    if (atomic_load_explicit(&t->state, memory_order_acquire) != TB_READY)
         return MOVE_NONE;
     TbMove mv[TB_MOVES_MAX];
-    int n = gen_pseudo(&p, mv), best_pref = -1000000;
-    int mover = p.stm == 0 ? RED : BLACK;
+    int n = gen_legal(&p, mv), best_pref = -1000000;
     Move best = MOVE_NONE;
     for (int i = 0; i < n; i++) {
         int from = p.at[mv[i].piece];
         int cap = pos_make(&p, mv[i]);
-        EgtbValue child;
-        bool known = false;
-        if (!king_attacked(&p, mover)) {
-            if (cap < 0) {
-                known = value_of(t->val[tb_index(&p, p.stm, -1)], &child);
-            } else if (cap == 1) {
-                child = (EgtbValue){EGTB_DRAW, 0};
-                known = true;
-            } else {
-                int na = p.na - (piece_type(p.pc[cap]) == ADVISOR), nb = p.nb - (piece_type(p.pc[cap]) == ELEPHANT);
-                const TbTable *s = &tb->t[p.major][na][nb];
-                known = atomic_load_explicit(&s->state, memory_order_acquire) == TB_READY &&
-                        value_of(s->val[tb_index(&p, p.stm, cap)], &child);
-            }
-        }
+        uint8_t v = cap < 0 ? t->val[tb_index(&p, p.stm, -1)] : value_after_capture(tb, &p, cap);
         pos_unmake(&p, mv[i], from, cap);
-        if (!known)
+        EgtbValue child;
+        if (!value_of(v, &child))
             continue;
         /* The child's value is for the opponent; ours is one ply longer. */
         EgtbValue mine = {(EgtbWdl)-child.wdl, child.wdl == EGTB_DRAW ? 0 : child.plies + 1};
         int pref = preference(mine);
         if (pref > best_pref) {
             best_pref = pref;
-            int f = from, to = mv[i].to;
-            if (p.mirrored) {
-                f = sq_make(sq_file(f), RANK_NB - 1 - sq_rank(f));
-                to = sq_make(sq_file(to), RANK_NB - 1 - sq_rank(to));
-            }
-            best = move_make(f, to);
+            best = board_move(&p, from, mv[i].to);
         }
     }
     return best;
@@ -857,20 +852,8 @@ int egtb_test_moves(const Egtb *tb, const Board *b, Move *out)
     if (!pos_from_board(tb, &p, b))
         return -1;
     TbMove mv[TB_MOVES_MAX];
-    int n = gen_pseudo(&p, mv), legal = 0, mover = p.stm == 0 ? RED : BLACK;
-    for (int i = 0; i < n; i++) {
-        int from = p.at[mv[i].piece];
-        int cap = pos_make(&p, mv[i]);
-        bool ok = !king_attacked(&p, mover);
-        pos_unmake(&p, mv[i], from, cap);
-        if (!ok)
-            continue;
-        int f = from, to = mv[i].to;
-        if (p.mirrored) {
-            f = sq_make(sq_file(f), RANK_NB - 1 - sq_rank(f));
-            to = sq_make(sq_file(to), RANK_NB - 1 - sq_rank(to));
-        }
-        out[legal++] = move_make(f, to);
-    }
-    return legal;
+    int n = gen_legal(&p, mv);
+    for (int i = 0; i < n; i++)
+        out[i] = board_move(&p, p.at[mv[i].piece], mv[i].to);
+    return n;
 }
