@@ -158,16 +158,15 @@ enum { TT_AGE_WEIGHT = 4 };
  * (see mate_search in search.c). Its own table holds 2^MATE_TABLE_BITS buckets of 64 bytes, three entries
  * each (20: 64 MB). */
 enum { MATE_TABLE_BITS = 20 };
-/* A mate search first runs the normal search for this share of the hard
- * limit (or of the node limit), then the prover until MATE_PROVER_TIME_PERCENT
- * of it has passed since the start, then the normal search again. */
-enum { MATE_FIRST_SEARCH_PERCENT = 15 };
-/* ...but only this share with more than MATE_SPARSE_PIECES pieces: there
- * the prover proves most puzzles that the first phase does not settle at
- * once within a few hundred thousand nodes (sqyq-028, -115, -007: 4k to
- * 83k), and the mates it misses it mostly disproves, after which the normal
- * search resumes. mate.epd (5 s, loaded machine): within 1 s 133 -> 136,
- * p90 0.34-0.37 s -> 0.26 s, still 139 solved (3%: the same). */
+/* Outside sparse endings, a mate search first runs the normal search for
+ * this share of the hard limit (or of the node limit), then the prover
+ * until MATE_PROVER_TIME_PERCENT of it has passed since the start, then the
+ * normal search again if the prover disproves the mate. The prover proves
+ * most puzzles that the first phase does not settle at once within a few
+ * hundred thousand nodes (sqyq-028, -115, -007: 4k to 83k), and the mates
+ * it misses it mostly disproves, after which the normal search resumes.
+ * mate.epd (5 s, loaded machine): within 1 s 133 -> 136, p90 0.34-0.37 s
+ * -> 0.26 s, still 139 solved (3%: the same). */
 enum { MATE_DENSE_FIRST_SEARCH_PERCENT = 5 };
 /* Share of a timed search's hard limit (or of its node limit) after which
  * the prover gives way to the normal search. On mate.epd no puzzle with more
@@ -176,14 +175,12 @@ enum { MATE_DENSE_FIRST_SEARCH_PERCENT = 5 };
  * prover keeps the rest of the time there: sqyq-313's proof comes at
  * 4.2 s on a loaded machine (at 80% it was cut off). */
 enum { MATE_PROVER_TIME_PERCENT = 100 };
-/* In sparse endings, with at most MATE_SPARSE_PIECES pieces besides the two
- * generals, the prover stops at MATE_SPARSE_PROVER_PERCENT instead: their
- * mates are long quiet manoeuvres, which the prover's narrow tree (checks
- * and a few quiet moves) rarely proves, while the normal search's eval
- * drives them well. On mate.epd every puzzle only the prover solves has 10
- * or more pieces; sqyq-451 (4 pieces) needs 2-3 s of normal search, and
- * each switch of phase costs the normal search its unfinished iteration. */
-enum { MATE_SPARSE_PIECES = 8, MATE_SPARSE_PROVER_PERCENT = 25 };
+/* Sparse endings have at most MATE_SPARSE_PIECES pieces besides the two
+ * generals. Their mates are long quiet manoeuvres, which the prover's
+ * narrow tree rarely proves: a mate search there is the normal search
+ * alone, and analysis gives the prover no turn. On mate.epd every puzzle
+ * only the prover solves has 10 or more pieces. */
+enum { MATE_SPARSE_PIECES = 8 };
 /* Node budget of the prover when the search has no clock (depth or node
  * limits only, or infinite), so "go mate N depth D" still ends. */
 enum { MATE_PROVER_MAX_NODES = 20000000 };

@@ -1405,30 +1405,35 @@ static void on_mate_proof(SearchThread *t, const MateProof *proof)
  * proof is installed and reported as it stands (on_mate_proof). */
 static bool mate_step(SearchThread *t)
 {
-    /* Pieces besides the generals decide the prover's share. */
-    const bool sparse = piece_count(&t->board) <= MATE_SPARSE_PIECES;
-    const int share = sparse ? MATE_SPARSE_PROVER_PERCENT : MATE_PROVER_TIME_PERCENT;
     MateProof proof;
-    bool proven = mate_prove(t, t->s->limits.mate, 0, share, on_mate_proof, &proof);
+    bool proven = mate_prove(t, t->s->limits.mate, 0, MATE_PROVER_TIME_PERCENT, on_mate_proof, &proof);
     t->nodes += proof.nodes;
     publish_nodes(t);
     return proven && install_proof(t, &proof, true);
 }
 
-/* A "go mate N" search on the main thread, in three phases:
- * (1) the normal search, for MATE_FIRST_SEARCH_PERCENT of the clock or of
- *     the node limit (MATE_DENSE_FIRST_SEARCH_PERCENT outside sparse
- *     endings): most puzzles fall to it at once, and then the prover
- *     never runs (skipped when the search has neither a clock nor a node
- *     limit, which could not end the phase, and when helper threads run);
- * (2) the mate prover (mate.c) up to its share, MATE_PROVER_TIME_PERCENT
- *     counted from the start (MATE_SPARSE_PROVER_PERCENT in sparse
- *     endings), or until a helper finds the mate; a proof ends the search;
+/* A "go mate N" search on the main thread. In sparse endings, with at most
+ * MATE_SPARSE_PIECES pieces besides the two generals, a search with a clock
+ * or a node limit is the normal search alone: their mates are long quiet
+ * manoeuvres, which the prover's narrow tree (checks and a few quiet
+ * moves) does not prove, while the search's eval drives them well, and a
+ * turn of the prover would cost the search its unfinished iteration
+ * (mate.epd, 5 s: the 42 sparse puzzles are all the search's; sqyq-451
+ * 1.29 -> 0.78 s and ttxq-cg174 2.10 -> 1.61 s without the prover's turn).
+ * Without either, nothing is cut short: the prover goes first, as below
+ * (a short mate is proven at once where a fixed depth may miss it:
+ * ttxq-cg009, mate 3, needs depth 10). Elsewhere, in three phases:
+ * (1) the normal search, for MATE_DENSE_FIRST_SEARCH_PERCENT of the clock
+ *     or of the node limit: many puzzles fall to it at once, and then the
+ *     prover never runs (skipped when the search has neither a clock nor a
+ *     node limit, which could not end the phase, and when helper threads
+ *     run);
+ * (2) the mate prover (mate.c) up to MATE_PROVER_TIME_PERCENT counted from
+ *     the start, or until a helper finds the mate; a proof ends the search;
  * (3) the normal search again in the time left, its table still holding
- *     what phase 1 learnt (it can find mates with quiet attacking moves
- *     that the prover does not try): in sparse endings, or when the prover
- *     disproves the mate within its narrow tree (elsewhere the prover's
- *     share is the whole budget).
+ *     what phase 1 learnt, when the prover disproves the mate within its
+ *     narrow tree (it can find mates with quiet attacking moves that the
+ *     prover does not try).
  * Helper threads run the normal search throughout: with them, phase 1 is
  * theirs (--threads 2 on mate.epd: 137 solved as before, 131 within 1 s
  * instead of 129, sqyq-037 at 2.2 s instead of 3.3 s). */
@@ -1436,11 +1441,14 @@ static void mate_search(SearchThread *t)
 {
     Searcher *s = t->s;
     const bool timed = s->tm.timed && !s->limits.infinite;
+    if ((timed || s->limits.nodes) && piece_count(&t->board) <= MATE_SPARSE_PIECES) {
+        iterate(t);
+        return;
+    }
     /* With helpers, they run the normal search from the start, so the main
      * thread goes straight to the prover. */
     if ((timed || s->limits.nodes) && s->nthreads == 1) {
-        const int first = piece_count(&t->board) <= MATE_SPARSE_PIECES ? MATE_FIRST_SEARCH_PERCENT
-                                                                        : MATE_DENSE_FIRST_SEARCH_PERCENT;
+        const int first = MATE_DENSE_FIRST_SEARCH_PERCENT;
         t->phase_end_ms = timed ? s->tm.hard_ms * first / 100 : 0;
         t->phase_nodes = s->limits.nodes / 100 * first;
         if (t->phase_end_ms <= 0 && t->phase_nodes == 0)
