@@ -310,68 +310,11 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
     if (attacker)
         board_check_filter(b, &filter);
     int n = 0;
-    for (int i = 0; i < list.count; i++) {
-        Move m = list.moves[i];
-        bool check = false;
-        if (attacker) {
-            check = board_may_give_check(&filter, m) && board_gives_check(b, m);
-            if (!check && q == 0 && !evading)
-                continue;
-            if (d < 3) {
-                /* Only a mate (or stalemate) at once counts here. */
-                board_make(b, m);
-                bool mated = !board_has_legal_move(b);
-                board_unmake(b);
-                if (mated) {
-                    *mate = m;
-                    return -1;
-                }
-                continue;
-            }
-        }
-        const int r60 = board_rule60_after(b, m);
-        const uint64_t key_after = board_key_after(b, m);
-        if (attacker) {
-            /* Made only when it ends the attack by rule (unless it mates)
-             * or when its replies must be counted. */
-            const bool rule_end = pn_attacker_move_escapes(p, key_after, r60);
-            const uint8_t cq = (uint8_t)(check || evading ? q : q - 1);
-            const uint64_t key = pn_key_of(p, key_after, r60, d - 1, cq);
-            /* A check's starting proof number is the defender's reply
-             * count; it is only needed while the table knows nothing of the
-             * child, and counting replies is most of the cost of a node. */
-            const PnEntry *known = check ? pn_probe(p, key) : NULL;
-            if (known && known->pn == 0 && known->len == 0) {
-                *mate = m;
-                return -1;
-            }
-            int replies = -1;
-            if (rule_end || (check && !known)) {
-                board_make(b, m);
-                replies = check && !known ? board_count_legal(b) : board_has_legal_move(b) ? -1 : 0;
-                board_unmake(b);
-                bool escaped = replies != 0 && rule_end;
-                if (replies == 0) {
-                    *mate = m;
-                    return -1;
-                }
-                if (escaped)
-                    continue;
-                /* Store the starting numbers (as no work, the first to be
-                 * replaced), so that the next expansion of this node finds
-                 * the child known instead of counting its replies again. */
-                if (replies > 0)
-                    pn_store(p, key, (uint32_t)replies, 1, MOVE_NONE, -1, 0);
-            }
-            pn_prefetch(p, key);
-            PnChild *c = &kids[n++];
-            c->move = m;
-            c->q = cq;
-            c->cached = 0;
-            c->key = key;
-            c->pn0 = replies > 0 ? (uint32_t)replies : check ? 1 : MATE_QUIET_PN;
-            c->dn0 = 1;
-        } else {
+    if (!attacker) {
+        for (int i = 0; i < list.count; i++) {
+            const Move m = list.moves[i];
+            const int r60 = board_rule60_after(b, m);
+            const uint64_t key_after = board_key_after(b, m);
             /* Only a child whose key was seen since the last capture, or
              * that reaches the natural limit, can end the attack by rule;
              * the others need not be made to rule it out. */
@@ -393,6 +336,78 @@ static int pn_expand(PnProver *p, int d, int q, bool root, PnChild *kids, Move *
             c->pn0 = 1;
             c->dn0 = 1;
         }
+        return n;
+    }
+
+    /* The attacker. First the moves he may try, with their keys: each
+     * child's bucket is asked for at once, so that the probes below find
+     * it in the cache instead of waiting for it one by one. */
+    uint64_t after[MAX_MOVES];
+    int cands = 0;
+    for (int i = 0; i < list.count; i++) {
+        const Move m = list.moves[i];
+        const bool check = board_may_give_check(&filter, m) && board_gives_check(b, m);
+        if (!check && q == 0 && !evading)
+            continue;
+        if (d < 3) {
+            /* Only a mate (or stalemate) at once counts here. */
+            board_make(b, m);
+            bool mated = !board_has_legal_move(b);
+            board_unmake(b);
+            if (mated) {
+                *mate = m;
+                return -1;
+            }
+            continue;
+        }
+        const int r60 = board_rule60_after(b, m);
+        PnChild *c = &kids[cands];
+        after[cands++] = board_key_after(b, m);
+        c->move = m;
+        c->q = (uint8_t)(check || evading ? q : q - 1);
+        c->cached = check;              /* until the pass below */
+        c->len = r60;                   /* until the pass below */
+        c->key = pn_key_of(p, after[cands - 1], r60, d - 1, c->q);
+        pn_prefetch(p, c->key);
+    }
+    /* Then each in turn, in the same order, compacted in place. */
+    for (int i = 0; i < cands; i++) {
+        const PnChild cand = kids[i];
+        const bool check = cand.cached;
+        /* Made only when it ends the attack by rule (unless it mates) or
+         * when its replies must be counted. */
+        const bool rule_end = pn_attacker_move_escapes(p, after[i], cand.len);
+        /* A check's starting proof number is the defender's reply count; it
+         * is only needed while the table knows nothing of the child, and
+         * counting replies is most of the cost of a node. */
+        const PnEntry *known = check ? pn_probe(p, cand.key) : NULL;
+        if (known && known->pn == 0 && known->len == 0) {
+            *mate = cand.move;
+            return -1;
+        }
+        int replies = -1;
+        if (rule_end || (check && !known)) {
+            board_make(b, cand.move);
+            replies = check && !known ? board_count_legal(b) : board_has_legal_move(b) ? -1 : 0;
+            board_unmake(b);
+            bool escaped = replies != 0 && rule_end;
+            if (replies == 0) {
+                *mate = cand.move;
+                return -1;
+            }
+            if (escaped)
+                continue;
+            /* Store the starting numbers (as no work, the first to be
+             * replaced), so that the next expansion of this node finds the
+             * child known instead of counting its replies again. */
+            if (replies > 0)
+                pn_store(p, cand.key, (uint32_t)replies, 1, MOVE_NONE, -1, 0);
+        }
+        PnChild *c = &kids[n++];
+        *c = cand;
+        c->cached = 0;
+        c->pn0 = replies > 0 ? (uint32_t)replies : check ? 1 : MATE_QUIET_PN;
+        c->dn0 = 1;
     }
     return n;
 }
@@ -646,15 +661,15 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
     p.r60_in_key = board_rule60(&t->board) + 2 * max_moves >= BOARD_RULE60_PLIES;
     pn_collect_prerep(&p);
     uint64_t buckets = (uint64_t)1 << MATE_TABLE_BITS;
-    /* calloc maps zeroed pages lazily, so a short proof touches little of
-     * the table; one spare bucket leaves room to align it to a cache line. */
-    void *table_mem = calloc((size_t)buckets + 1, sizeof(PnBucket));
-    p.table = table_mem ? (PnBucket *)(((uintptr_t)table_mem + sizeof(PnBucket) - 1) & ~(uintptr_t)(sizeof(PnBucket) - 1))
-                        : NULL;
+    /* Zeroed pages, mapped lazily, so a short proof touches little of the
+     * table; aligned to a cache line, on huge pages where the system has
+     * them (see mem.h). */
+    LargeBlock table_block;
+    p.table = mem_large_alloc((size_t)buckets * sizeof(PnBucket), &table_block);
     p.levels = 2 * max_moves + 2;
     p.kids = malloc((size_t)p.levels * MAX_MOVES * sizeof(PnChild));
     if (!p.table || !p.kids) {
-        free(table_mem);
+        mem_large_free(&table_block);
         free(p.kids);
         return false;
     }
@@ -725,7 +740,7 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
              * after short passes, which used little of it: clearing all of
              * it costs tens of milliseconds. */
             if (p.nodes - cleared_at >= buckets / MATE_CLEAR_DIV) {
-                memset(table_mem, 0, ((size_t)buckets + 1) * sizeof(PnBucket));
+                memset(p.table, 0, (size_t)buckets * sizeof(PnBucket));
                 cleared_at = p.nodes;
             }
             if (pn_run(&p, d, q, &shorter) != 1 || shorter <= 0 || shorter >= len)
@@ -749,7 +764,7 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
     }
     out->nodes = p.nodes;
     free(p.kids);
-    free(table_mem);
+    mem_large_free(&table_block);
     return out->proven;
 }
 

@@ -11,6 +11,7 @@
 
 #include "board.h"
 #include "egtb.h"
+#include "mem.h"
 #include "params.h"
 #include "search.h"
 
@@ -33,8 +34,8 @@ typedef struct TTBucket {
 } TTBucket;
 
 typedef struct TT {
-    TTBucket *buckets; /* cache-line aligned, inside memory */
-    void *memory;      /* what malloc returned */
+    TTBucket *buckets;  /* cache-line aligned, inside block */
+    LargeBlock block;   /* what mem_large_alloc mapped */
     uint64_t mask; /* bucket count - 1 (a power of two) */
     uint8_t generation;
 } TT;

@@ -9,8 +9,6 @@
 /* Data word layout (64 bits):
  *   0..15 move, 16..31 score (int16), 32..47 static eval (int16),
  *   48..55 depth, 56..57 bound, 58 null-cut flag, 59..63 generation. */
-/* Cache-line size the buckets are aligned to. */
-enum { TT_ALIGN = 64 };
 enum { GEN_BITS = 5, GEN_MASK = (1 << GEN_BITS) - 1 };
 
 static uint64_t pack(Move move, int score, int eval, int depth, int bound, bool null_cut, int gen)
@@ -35,14 +33,11 @@ bool tt_init(TT *tt, int mb)
     if (n * sizeof(TTBucket) > SIZE_MAX)
         return false;
 #endif
-    /* A bucket is one cache line only if the table starts on a line; align
-     * by hand, as not every C library has C11's aligned_alloc. */
-    void *memory = malloc((size_t)(n * sizeof(TTBucket)) + TT_ALIGN - 1);
-    if (!memory)
+    /* Zeroed, aligned to a cache line at least (a bucket is one line), and
+     * on huge pages where the system has them (see mem.h). */
+    TTBucket *p = mem_large_alloc((size_t)(n * sizeof(TTBucket)), &tt->block);
+    if (!p)
         return false;
-    TTBucket *p = (TTBucket *)(((uintptr_t)memory + TT_ALIGN - 1) & ~(uintptr_t)(TT_ALIGN - 1));
-    memset(p, 0, (size_t)(n * sizeof(TTBucket)));
-    tt->memory = memory;
     tt->buckets = p;
     tt->mask = n - 1;
     tt->generation = 0;
@@ -51,8 +46,7 @@ bool tt_init(TT *tt, int mb)
 
 void tt_free(TT *tt)
 {
-    free(tt->memory);
-    tt->memory = NULL;
+    mem_large_free(&tt->block);
     tt->buckets = NULL;
     tt->mask = 0;
 }
