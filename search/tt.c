@@ -38,6 +38,10 @@ bool tt_init(TT *tt, int mb)
     TTBucket *p = mem_large_alloc((size_t)(n * sizeof(TTBucket)), &tt->block);
     if (!p)
         return false;
+    /* Already zero, but touched now: the page faults (and the kernel's
+     * zeroing of each huge page) are paid when the size is set, not in the
+     * first search of a game, on its clock. */
+    memset(p, 0, (size_t)(n * sizeof(TTBucket)));
     tt->buckets = p;
     tt->mask = n - 1;
     tt->generation = 0;
