@@ -31,6 +31,16 @@ static inline int below_rule_band(int v)
     return v;
 }
 
+/* A floor under board_see(b, m): the mover wins its victim and can lose no
+ * more than itself, since it may stop after any recapture. Where the floor
+ * settles a comparison, the exchange need not be computed. */
+static inline int see_floor(const Board *b, Move m)
+{
+    const Piece victim = b->sq[move_to(m)];
+    return (victim != PIECE_NONE ? BOARD_SEE_VALUE[piece_type(victim)] : 0) -
+           BOARD_SEE_VALUE[piece_type(b->sq[move_from(m)])];
+}
+
 static int evaluate(SearchThread *t) { return below_rule_band(eval_evaluate(&t->board, t->s->opt.knowledge)); }
 
 /* ------------------------------------------------- eval correction */
@@ -425,7 +435,8 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply)
                     break;
                 continue;
             }
-            bound = stand + board_see(b, m) + QS_DELTA;
+            /* The exchange only matters when its floor could prune. */
+            bound = stand + see_floor(b, m) + QS_DELTA <= alpha ? stand + board_see(b, m) + QS_DELTA : alpha + 1;
             if (bound <= alpha) {
                 if (bound > best)
                     best = bound;
@@ -752,8 +763,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             if (quiet && depth <= LMP_DEPTH && moves > lmp_moves &&
                 !gives_check_once(b, m, &checks))
                 continue;
-            if (depth <= SEE_PRUNE_DEPTH &&
-                board_see(b, m) < -(quiet ? SEE_QUIET_MARGIN * depth * depth : SEE_CAPTURE_MARGIN * depth) &&
+            const int see_margin = quiet ? SEE_QUIET_MARGIN * depth * depth : SEE_CAPTURE_MARGIN * depth;
+            if (depth <= SEE_PRUNE_DEPTH && see_floor(b, m) < -see_margin && board_see(b, m) < -see_margin &&
                 !gives_check_once(b, m, &checks))
                 continue;
         }
@@ -787,7 +798,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         bool extend = can_extend && single_reply;
         if (can_extend && !extend && gives_check) {
             board_unmake(b);
-            extend = board_see(b, m) >= 0;
+            extend = see_floor(b, m) >= 0 || board_see(b, m) >= 0;
             board_make(b, m);
         }
         int new_depth = depth - 1 + (singular_ext != 0 ? singular_ext : extend ? 1 : 0);
