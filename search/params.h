@@ -177,9 +177,9 @@ enum { MATE_DENSE_FIRST_SEARCH_PERCENT = 5 };
 enum { MATE_PROVER_TIME_PERCENT = 100 };
 /* Sparse endings have at most MATE_SPARSE_PIECES pieces besides the two
  * generals. Their mates are long quiet manoeuvres, which the prover's
- * narrow tree rarely proves: a mate search there is the normal search
- * alone, and analysis gives the prover no turn. On mate.epd every puzzle
- * only the prover solves has 10 or more pieces. */
+ * narrow tree rarely proves: a mate search there under a clock or a node
+ * limit is the normal search alone, and analysis gives the prover no turn.
+ * On mate.epd every puzzle only the prover solves has 10 or more pieces. */
 enum { MATE_SPARSE_PIECES = 8 };
 /* Node budget of the prover when the search has no clock (depth or node
  * limits only, or infinite), so "go mate N depth D" still ends. */
