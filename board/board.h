@@ -219,6 +219,13 @@ bool board_is_legal(const Board *b, Move m);
 /* Static exchange evaluation of a capture (or quiet move) on its to-square,
  * in BOARD_SEE_VALUE units, from the mover's point of view. */
 int board_see(const Board *b, Move m);
+/* A floor under board_see: the mover wins its victim (none: 0) and can lose
+ * no more than itself, since it may stop after any recapture. Where the
+ * floor settles a comparison, the exchange need not be computed. */
+static inline int board_see_floor(const Board *b, Move m)
+{
+    return BOARD_SEE_VALUE[piece_type(b->sq[move_to(m)])] - BOARD_SEE_VALUE[piece_type(b->sq[move_from(m)])];
+}
 static inline bool board_is_capture(const Board *b, Move m) { return b->sq[move_to(m)] != PIECE_NONE; }
 /* The Zobrist key the position would have after m, without making it. */
 uint64_t board_key_after(const Board *b, Move m);

@@ -217,11 +217,9 @@ Move movepick_next(MovePicker *mp)
                 Move m = pick_best(mp);
                 if (m == mp->tt_move)
                     continue;
-                int victim = piece_type(b->sq[move_to(m)]);
-                int attacker = piece_type(b->sq[move_from(m)]);
                 /* Taking a piece worth at least the taker never loses by SEE
                  * in the usual sense; only cheaper victims need the exchange. */
-                if (BOARD_SEE_VALUE[victim] < BOARD_SEE_VALUE[attacker] && board_see(b, m) < 0) {
+                if (board_see_floor(b, m) < 0 && board_see(b, m) < 0) {
                     mp->bad[mp->bad_count++] = m;
                     continue;
                 }

@@ -167,7 +167,7 @@ enum { MATE_TABLE_BITS = 20 };
  * it misses it mostly disproves, after which the normal search resumes.
  * mate.epd (5 s, loaded machine): within 1 s 133 -> 136, p90 0.34-0.37 s
  * -> 0.26 s, still 139 solved (3%: the same). */
-enum { MATE_DENSE_FIRST_SEARCH_PERCENT = 5 };
+enum { MATE_FIRST_SEARCH_PERCENT = 5 };
 /* Share of a timed search's hard limit (or of its node limit) after which
  * the prover gives way to the normal search. On mate.epd no puzzle with more
  * than MATE_SPARSE_PIECES pieces is solved by the last normal-search phase

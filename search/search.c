@@ -31,16 +31,6 @@ static inline int below_rule_band(int v)
     return v;
 }
 
-/* A floor under board_see(b, m): the mover wins its victim and can lose no
- * more than itself, since it may stop after any recapture. Where the floor
- * settles a comparison, the exchange need not be computed. */
-static inline int see_floor(const Board *b, Move m)
-{
-    const Piece victim = b->sq[move_to(m)];
-    return (victim != PIECE_NONE ? BOARD_SEE_VALUE[piece_type(victim)] : 0) -
-           BOARD_SEE_VALUE[piece_type(b->sq[move_from(m)])];
-}
-
 static int evaluate(SearchThread *t) { return below_rule_band(eval_evaluate(&t->board, t->s->opt.knowledge)); }
 
 /* ------------------------------------------------- eval correction */
@@ -436,11 +426,13 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply)
                 continue;
             }
             /* The exchange only matters when its floor could prune. */
-            bound = stand + see_floor(b, m) + QS_DELTA <= alpha ? stand + board_see(b, m) + QS_DELTA : alpha + 1;
-            if (bound <= alpha) {
-                if (bound > best)
-                    best = bound;
-                continue;
+            if (stand + board_see_floor(b, m) + QS_DELTA <= alpha) {
+                bound = stand + board_see(b, m) + QS_DELTA;
+                if (bound <= alpha) {
+                    if (bound > best)
+                        best = bound;
+                    continue;
+                }
             }
         }
         /* The picker prefetched the child buckets of the moves it
@@ -764,7 +756,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                 !gives_check_once(b, m, &checks))
                 continue;
             const int see_margin = quiet ? SEE_QUIET_MARGIN * depth * depth : SEE_CAPTURE_MARGIN * depth;
-            if (depth <= SEE_PRUNE_DEPTH && see_floor(b, m) < -see_margin && board_see(b, m) < -see_margin &&
+            if (depth <= SEE_PRUNE_DEPTH && board_see_floor(b, m) < -see_margin && board_see(b, m) < -see_margin &&
                 !gives_check_once(b, m, &checks))
                 continue;
         }
@@ -798,7 +790,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         bool extend = can_extend && single_reply;
         if (can_extend && !extend && gives_check) {
             board_unmake(b);
-            extend = see_floor(b, m) >= 0 || board_see(b, m) >= 0;
+            extend = board_see_floor(b, m) >= 0 || board_see(b, m) >= 0;
             board_make(b, m);
         }
         int new_depth = depth - 1 + (singular_ext != 0 ? singular_ext : extend ? 1 : 0);
@@ -1439,7 +1431,7 @@ static bool mate_step(SearchThread *t)
  * Without either, nothing is cut short: the prover goes first, as below
  * (a short mate is proven at once where a fixed depth may miss it:
  * ttxq-cg009, mate 3, needs depth 10). Elsewhere, in three phases:
- * (1) the normal search, for MATE_DENSE_FIRST_SEARCH_PERCENT of the clock
+ * (1) the normal search, for MATE_FIRST_SEARCH_PERCENT of the clock
  *     or of the node limit: many puzzles fall to it at once, and then the
  *     prover never runs (skipped when the search has neither a clock nor a
  *     node limit, which could not end the phase, and when helper threads
@@ -1464,9 +1456,8 @@ static void mate_search(SearchThread *t)
     /* With helpers, they run the normal search from the start, so the main
      * thread goes straight to the prover. */
     if ((timed || s->limits.nodes) && s->nthreads == 1) {
-        const int first = MATE_DENSE_FIRST_SEARCH_PERCENT;
-        t->phase_end_ms = timed ? s->tm.hard_ms * first / 100 : 0;
-        t->phase_nodes = s->limits.nodes / 100 * first;
+        t->phase_end_ms = timed ? s->tm.hard_ms * MATE_FIRST_SEARCH_PERCENT / 100 : 0;
+        t->phase_nodes = s->limits.nodes / 100 * MATE_FIRST_SEARCH_PERCENT;
         if (t->phase_end_ms <= 0 && t->phase_nodes == 0)
             t->phase_nodes = 1;
         iterate(t);
