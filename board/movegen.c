@@ -319,7 +319,6 @@ static void gen_pseudo(const Board *b, MoveList *l, int want)
             gen_steps(b, l, pl[i], &board_pawn_steps[us][pl[i]], want, false);
 }
 
-
 /* Looks along one line (rank or file) through the own general and marks:
  * in `from_risk` own pieces whose departure can expose the general (the only
  * blocker before an enemy rook or facing general, or one of two screens

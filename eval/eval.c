@@ -312,7 +312,6 @@ static inline int line_between(unsigned occ, int a, int b)
     return popcount10[occ & ((1u << hi) - 1) & ~((2u << lo) - 1)];
 }
 
-
 /* ------------------------------------------------------------ knowledge */
 
 /* What one side's pieces contribute: its packed score (good for that side)

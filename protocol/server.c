@@ -848,7 +848,6 @@ static void emit_static_info(Server *sv, Dialect d, int score)
         emit(sv, "info depth 0 seldepth 0 score %d time 0 nodes 0 nps 0", score);
 }
 
-
 /* The book answers a game move (a clock or movetime search; never analysis,
  * pondering, mate or fixed-depth searches) when it knows the position: one
  * `info depth 0 score <weight> pv <move>` line per usable move, then a move
