@@ -226,6 +226,12 @@ static inline int board_see_floor(const Board *b, Move m)
 {
     return BOARD_SEE_VALUE[piece_type(b->sq[move_to(m)])] - BOARD_SEE_VALUE[piece_type(b->sq[move_from(m)])];
 }
+/* Whether board_see(b, m) >= threshold, computing the exchange only where
+ * the floor leaves the answer open. */
+static inline bool board_see_ge(const Board *b, Move m, int threshold)
+{
+    return board_see_floor(b, m) >= threshold || board_see(b, m) >= threshold;
+}
 static inline bool board_is_capture(const Board *b, Move m) { return b->sq[move_to(m)] != PIECE_NONE; }
 /* The Zobrist key the position would have after m, without making it. */
 uint64_t board_key_after(const Board *b, Move m);

@@ -219,7 +219,7 @@ Move movepick_next(MovePicker *mp)
                     continue;
                 /* Taking a piece worth at least the taker never loses by SEE
                  * in the usual sense; only cheaper victims need the exchange. */
-                if (board_see_floor(b, m) < 0 && board_see(b, m) < 0) {
+                if (!board_see_ge(b, m, 0)) {
                     mp->bad[mp->bad_count++] = m;
                     continue;
                 }

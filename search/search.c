@@ -756,7 +756,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                 !gives_check_once(b, m, &checks))
                 continue;
             const int see_margin = quiet ? SEE_QUIET_MARGIN * depth * depth : SEE_CAPTURE_MARGIN * depth;
-            if (depth <= SEE_PRUNE_DEPTH && board_see_floor(b, m) < -see_margin && board_see(b, m) < -see_margin &&
+            if (depth <= SEE_PRUNE_DEPTH && !board_see_ge(b, m, -see_margin) &&
                 !gives_check_once(b, m, &checks))
                 continue;
         }
@@ -790,7 +790,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         bool extend = can_extend && single_reply;
         if (can_extend && !extend && gives_check) {
             board_unmake(b);
-            extend = board_see_floor(b, m) >= 0 || board_see(b, m) >= 0;
+            extend = board_see_ge(b, m, 0);
             board_make(b, m);
         }
         int new_depth = depth - 1 + (singular_ext != 0 ? singular_ext : extend ? 1 : 0);

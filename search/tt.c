@@ -38,13 +38,12 @@ bool tt_init(TT *tt, int mb)
     TTBucket *p = mem_large_alloc((size_t)(n * sizeof(TTBucket)), &tt->block);
     if (!p)
         return false;
-    /* Already zero, but touched now: the page faults (and the kernel's
-     * zeroing of each huge page) are paid when the size is set, not in the
-     * first search of a game, on its clock. */
-    memset(p, 0, (size_t)(n * sizeof(TTBucket)));
     tt->buckets = p;
     tt->mask = n - 1;
-    tt->generation = 0;
+    /* Already zero, but cleared now all the same: the page faults (and the
+     * kernel's zeroing of each huge page) are paid when the size is set,
+     * not in the first search of a game, on its clock. */
+    tt_clear(tt);
     return true;
 }
 
