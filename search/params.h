@@ -53,8 +53,10 @@ enum { SE_DEPTH = 6, SE_TT_DEPTH_MARGIN = 3, SE_MARGIN = 2 };
  * whose static eval is at least RFP_MARGIN * depth above beta returns (one
  * ply less of margin when the eval is improving). */
 enum { RFP_DEPTH = 7, RFP_MARGIN = 120 };
-/* Futility: at depth <= FUTILITY_DEPTH quiet non-checking moves are skipped
- * when static eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha. */
+/* Futility: a quiet non-checking move whose reduced depth (the node's depth
+ * less one less the base LMR reduction at its move number, "lmr depth") is
+ * at most FUTILITY_DEPTH is skipped when static eval + FUTILITY_BASE +
+ * FUTILITY_MARGIN * lmr depth <= alpha. */
 enum { FUTILITY_DEPTH = 3, FUTILITY_BASE = 100, FUTILITY_MARGIN = 150 };
 
 /* Late-move reductions: r = LMR_BASE + ln(depth) * ln(moves) / LMR_DIV, in
@@ -72,9 +74,10 @@ enum { LMR_HISTORY_DIV = 6000 };
  * Late-move pruning: at depth <= LMP_DEPTH a quiet non-checking move is
  * skipped after (LMP_BASE + depth^2) moves, half that when not improving. */
 enum { LMP_DEPTH = 5, LMP_BASE = 3 };
-/* SEE pruning: at depth <= SEE_PRUNE_DEPTH a move whose exchange loses more
- * than SEE_QUIET_MARGIN * depth^2 (quiet) or SEE_CAPTURE_MARGIN * depth
- * (capture) is skipped. */
+/* SEE pruning: a quiet move at lmr depth <= SEE_PRUNE_DEPTH whose exchange
+ * loses more than SEE_QUIET_MARGIN * (lmr depth)^2 is skipped, and so is a
+ * capture at depth <= SEE_PRUNE_DEPTH that loses more than
+ * SEE_CAPTURE_MARGIN * depth. */
 enum { SEE_PRUNE_DEPTH = 4, SEE_QUIET_MARGIN = 30, SEE_CAPTURE_MARGIN = 100 };
 
 /* Internal iterative reduction: nodes without a hash move from this depth. */
