@@ -591,20 +591,27 @@ static int singular_step(SearchThread *t, const TTEntry *te, int beta, int depth
     return te->score >= beta ? -1 : 0;
 }
 
+/* The base late-move reduction of the n-th move at this depth (the table
+ * stops growing at 63 on both axes). */
+static inline int lmr_base(const Searcher *s, int depth, int n)
+{
+    return s->lmr[depth < 63 ? depth : 63][n < 63 ? n : 63];
+}
+
 /* The depth a late quiet move would be searched at after its base
  * reduction: futility and SEE pruning judge a move by it, so that the
  * moves LMR would reduce most are the first to go. */
 static inline int lmr_depth(const Searcher *s, int depth, int moves)
 {
-    int ld = depth - 1 - s->lmr[depth < 63 ? depth : 63][moves < 63 ? moves : 63];
+    int ld = depth - 1 - lmr_base(s, depth, moves);
     return ld > 0 ? ld : 0;
 }
 
-/* Step 10a's test: a quiet move at this depth and move number cannot lift
- * the static eval to alpha. It only grows more true as moves rises. */
-static inline bool futile(const Searcher *s, int depth, int moves, int static_eval, int alpha)
+/* Step 10a's test: a quiet move at this lmr depth cannot lift the static
+ * eval to alpha. As the move number rises the lmr depth can only fall, so
+ * once true it stays true. */
+static inline bool futile(int ld, int static_eval, int alpha)
 {
-    const int ld = lmr_depth(s, depth, moves);
     return ld <= FUTILITY_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * ld <= alpha;
 }
 
@@ -738,7 +745,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
          * same order, and the move count is the same. */
         if (!quiet_skip_tried && may_prune && searched > 0 && best > -SCORE_RULE_MIN &&
             (prune_at_mate_bounds || !is_decisive(alpha)) &&
-            (futile(s, depth, moves + 1, static_eval, alpha) ||
+            (futile(lmr_depth(s, depth, moves + 1), static_eval, alpha) ||
              (depth <= LMP_DEPTH && moves + 1 > lmp_moves))) {
             int skipped = movepick_skip_quiets(&mp);
             if (skipped >= 0)
@@ -762,16 +769,16 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         if (may_prune && searched > 0 && best > -SCORE_RULE_MIN && !special &&
             (prune_at_mate_bounds || !is_decisive(alpha))) {
             int checks = -1; /* gives_check_once's cache */
+            const int ld = quiet ? lmr_depth(s, depth, moves) : depth;
             /* Step 10a. Futility: a quiet, non-checking move cannot lift a
              * hopeless node. */
-            if (quiet && futile(s, depth, moves, static_eval, alpha) && !gives_check_once(b, m, &checks))
+            if (quiet && futile(ld, static_eval, alpha) && !gives_check_once(b, m, &checks))
                 continue;
             /* Step 10b. Late-move and SEE pruning near the horizon. Measured
              * with the LMR changes of Step 10d: +45 +/- 39 Elo. */
             if (quiet && depth <= LMP_DEPTH && moves > lmp_moves &&
                 !gives_check_once(b, m, &checks))
                 continue;
-            const int ld = quiet ? lmr_depth(s, depth, moves) : depth;
             const int see_margin = quiet ? SEE_QUIET_MARGIN * ld * ld : SEE_CAPTURE_MARGIN * depth;
             if (ld <= SEE_PRUNE_DEPTH && !board_see_ge(b, m, -see_margin) &&
                 !gives_check_once(b, m, &checks))
@@ -824,7 +831,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             const bool losing_capture = !quiet && movepick_losing_capture(&mp);
             if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && (quiet || losing_capture) &&
                 !in_check && !extend && !mate_threat) {
-                r = s->lmr[depth < 63 ? depth : 63][searched < 63 ? searched : 63];
+                r = lmr_base(s, depth, searched);
                 if (pv)
                     r--;
                 if (special)
