@@ -272,11 +272,12 @@ static inline void gen_slider(const Board *b, MoveList *l, int from, bool cannon
     }
 }
 
-/* Whether a leaper with these targets can capture: some target holds an
- * enemy piece. */
-static inline bool may_capture(const StepReach *enemy, const StepReach *reach)
+/* Whether a leaper with these targets (legs and eyes aside) can reach a
+ * point of the set: with the enemy pieces as the set, whether it may
+ * capture; with the evasion points, whether it may answer a check. */
+static inline bool reach_meets(const SqSet *set, const StepReach *reach)
 {
-    return ((enemy->w[0] & reach->w[0]) | (enemy->w[1] & reach->w[1])) != 0;
+    return ((set->w[0] & reach->w[0]) | (set->w[1] & reach->w[1])) != 0;
 }
 
 /* Pseudo-legal moves: obey every movement rule, but may leave the own general
@@ -288,7 +289,7 @@ static void gen_pseudo(const Board *b, MoveList *l, int want)
     int us = b->side;
     const uint8_t *pl = b->plist[us];
     l->count = 0;
-    StepReach enemy = {{~0ull, ~0ull}};
+    SqSet enemy = {{~0ull, ~0ull}};
     const bool captures_only = want == WANT_CAPTURES;
     if (captures_only) {
         const uint8_t *el = b->plist[us ^ 1];
@@ -297,16 +298,16 @@ static void gen_pseudo(const Board *b, MoveList *l, int want)
             if (el[i] != SQ_NONE)
                 enemy.w[el[i] >> 6] |= 1ull << (el[i] & 63);
     }
-    if (may_capture(&enemy, &board_king_reach[pl[0]]))
+    if (reach_meets(&enemy, &board_king_reach[pl[0]]))
         gen_steps(b, l, pl[0], &board_king_steps[pl[0]], want, false);
     for (int i = 1; i <= 2; i++)
-        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_advisor_reach[pl[i]]))
+        if (pl[i] != SQ_NONE && reach_meets(&enemy, &board_advisor_reach[pl[i]]))
             gen_steps(b, l, pl[i], &board_advisor_steps[pl[i]], want, false);
     for (int i = 3; i <= 4; i++)
-        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_elephant_reach[pl[i]]))
+        if (pl[i] != SQ_NONE && reach_meets(&enemy, &board_elephant_reach[pl[i]]))
             gen_steps(b, l, pl[i], &board_elephant_steps[pl[i]], want, true);
     for (int i = 5; i <= 6; i++)
-        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_horse_reach[pl[i]]))
+        if (pl[i] != SQ_NONE && reach_meets(&enemy, &board_horse_reach[pl[i]]))
             gen_steps(b, l, pl[i], &board_horse_steps[pl[i]], want, true);
     for (int i = 7; i <= 8; i++)
         if (pl[i] != SQ_NONE)
@@ -315,7 +316,7 @@ static void gen_pseudo(const Board *b, MoveList *l, int want)
         if (pl[i] != SQ_NONE)
             gen_slider(b, l, pl[i], true, want);
     for (int i = 11; i <= 15; i++)
-        if (pl[i] != SQ_NONE && may_capture(&enemy, &board_pawn_reach[us][pl[i]]))
+        if (pl[i] != SQ_NONE && reach_meets(&enemy, &board_pawn_reach[us][pl[i]]))
             gen_steps(b, l, pl[i], &board_pawn_steps[us][pl[i]], want, false);
 }
 
@@ -590,7 +591,7 @@ static int count_evasions(const Board *b)
                                  : type == ELEPHANT ? &board_elephant_reach[from]
                                  : type == PAWN     ? &board_pawn_reach[b->side][from]
                                                     : NULL;
-        if (reach && !leaves_ok && ((to_ok.w[0] & reach->w[0]) | (to_ok.w[1] & reach->w[1])) == 0)
+        if (reach && !leaves_ok && !reach_meets(&to_ok, reach))
             continue;
         MoveList l;
         gen_piece(b, &l, from);
