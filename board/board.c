@@ -50,7 +50,13 @@ StepReach board_pawn_reach[2][SQ_NB];
 uint64_t board_zobrist[PIECE_NB][SQ_NB];
 uint64_t board_zobrist_side;
 uint64_t board_struct_zobrist[PIECE_NB][SQ_NB];
-const int8_t BOARD_STRUCT_OF[PT_NB] = {-1, BOARD_STRUCT_GUARDS, BOARD_STRUCT_GUARDS, BOARD_STRUCT_GUARDS, -1, -1, -1,
+const int8_t BOARD_STRUCT_OF[PT_NB] = {-1,
+                                       BOARD_STRUCT_GUARDS,
+                                       BOARD_STRUCT_GUARDS,
+                                       BOARD_STRUCT_GUARDS,
+                                       BOARD_STRUCT_ATTACKERS,
+                                       BOARD_STRUCT_ATTACKERS,
+                                       BOARD_STRUCT_ATTACKERS,
                                        BOARD_STRUCT_PAWNS};
 uint8_t board_in_palace[2][SQ_NB];
 
@@ -671,7 +677,7 @@ bool board_validate(const Board *b, char *err, size_t errlen)
     int material[2] = {0, 0};
     int32_t psq = 0;
     uint64_t key = b->side == BLACK ? board_zobrist_side : 0;
-    uint64_t struct_key[BOARD_STRUCT_NB] = {0, 0};
+    uint64_t struct_key[BOARD_STRUCT_NB] = {0};
 
     if (b->side != RED && b->side != BLACK)
         return fen_fail(err, errlen, "bad side to move %d", b->side);

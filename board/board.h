@@ -124,10 +124,11 @@ typedef struct HistEntry {
 typedef int32_t BoardPsqTable[PIECE_NB][SQ_NB];
 
 /* Structure keys: besides the position's Zobrist key the board keeps one key
- * of the pawns (both sides) and one of the guards (generals, advisors and
- * elephants, both sides), for tables that learn per pawn or king-shelter
- * structure. A piece's term depends on its code and square only. */
-enum { BOARD_STRUCT_PAWNS = 0, BOARD_STRUCT_GUARDS = 1, BOARD_STRUCT_NB = 2 };
+ * of the pawns (both sides), one of the guards (generals, advisors and
+ * elephants, both sides) and one of the attackers (horses, rooks and
+ * cannons, both sides), for tables that learn per pawn, king-shelter or
+ * attacking structure. A piece's term depends on its code and square only. */
+enum { BOARD_STRUCT_PAWNS = 0, BOARD_STRUCT_GUARDS = 1, BOARD_STRUCT_ATTACKERS = 2, BOARD_STRUCT_NB = 3 };
 
 typedef struct Board {
     Piece sq[SQ_NB];               /* the 9x10 mailbox */
@@ -139,7 +140,7 @@ typedef struct Board {
     int side;                      /* side to move, RED or BLACK */
     int fullmove;                  /* FEN move number (starts at 1, grows after Black moves) */
     uint64_t key;                  /* incremental Zobrist key (includes side) */
-    uint64_t struct_key[BOARD_STRUCT_NB]; /* incremental keys of the pawns and of the guards, see BOARD_STRUCT_PAWNS */
+    uint64_t struct_key[BOARD_STRUCT_NB]; /* incremental structure keys, see BOARD_STRUCT_PAWNS */
     int material[2];               /* incremental attacking material, BOARD_MATERIAL units */
     int32_t psq;                   /* incremental sum of psq_table entries */
     const BoardPsqTable *psq_table;/* never NULL; all zeros until board_set_psq() */

@@ -38,13 +38,14 @@ static int evaluate(SearchThread *t) { return below_rule_band(eval_evaluate(&t->
 /* The correction tables' indices: [0] by the pawns, [1] by the kings,
  * advisors and elephants, both sides each (the board's structure keys). */
 typedef struct CorrKeys {
-    uint32_t idx[2];
+    uint32_t idx[CORR_TABLES];
 } CorrKeys;
 
 static inline CorrKeys corr_keys(const Board *b)
 {
     CorrKeys ck = {{(uint32_t)(b->struct_key[BOARD_STRUCT_PAWNS] & (CORR_SIZE - 1)),
-                    (uint32_t)(b->struct_key[BOARD_STRUCT_GUARDS] & (CORR_SIZE - 1))}};
+                    (uint32_t)(b->struct_key[BOARD_STRUCT_GUARDS] & (CORR_SIZE - 1)),
+                    (uint32_t)(b->struct_key[BOARD_STRUCT_ATTACKERS] & (CORR_SIZE - 1))}};
     return ck;
 }
 
@@ -53,7 +54,10 @@ static inline CorrKeys corr_keys(const Board *b)
 static int corrected_eval(const SearchThread *t, const CorrKeys *ck, int raw)
 {
     const int side = t->board.side;
-    int c = (t->corr[side][0][ck->idx[0]] + t->corr[side][1][ck->idx[1]]) / (2 * CORR_GRAIN);
+    int sum = 0;
+    for (int i = 0; i < CORR_TABLES; i++)
+        sum += t->corr[side][i][ck->idx[i]];
+    const int c = sum / (CORR_TABLES * CORR_GRAIN);
     return below_rule_band(raw + c);
 }
 
@@ -68,7 +72,7 @@ static void corr_update(SearchThread *t, const CorrKeys *ck, int raw, int result
     if (target < -CORR_MAX)
         target = -CORR_MAX;
     const int w = depth + 1 < CORR_WEIGHT_MAX ? depth + 1 : CORR_WEIGHT_MAX;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < CORR_TABLES; i++) {
         int16_t *e = &t->corr[side][i][ck->idx[i]];
         *e = (int16_t)((*e * (CORR_WEIGHT_SCALE - w) + target * w) / CORR_WEIGHT_SCALE);
     }
@@ -659,7 +663,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
      * correction history adjusts it for what searches of similar
      * structures found. */
     int static_eval = -SCORE_INF, raw_eval = EVAL_NONE;
-    CorrKeys ck = {{0, 0}};
+    CorrKeys ck = {{0}};
     if (!in_check) {
         raw_eval = hit && te.eval != EVAL_NONE ? te.eval : evaluate(t);
         ck = corr_keys(b);

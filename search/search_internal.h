@@ -195,8 +195,8 @@ typedef struct SearchThread {
      * capture cut a node off, against the captures tried before a cutoff. */
     int16_t capt_hist[PIECE_NB][SQ_NB][PT_NB];
     /* Static-eval corrections [side to move][structure key], see CORR_SIZE:
-     * [0] by the pawns, [1] by the kings' guards. */
-    int16_t corr[2][2][CORR_SIZE];
+     * [0] by the pawns, [1] by the kings' guards, [2] by the attackers. */
+    int16_t corr[2][CORR_TABLES][CORR_SIZE];
 } SearchThread;
 
 /* The continuation table of replies to the move made `back` plies above a
