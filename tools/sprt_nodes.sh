@@ -1,0 +1,28 @@
+#!/bin/sh
+# sprt_nodes.sh — a fixed-node SPRT of one Chariot build against another, as
+# the search and eval changes in the commit log were measured.
+# Usage: tools/sprt_nodes.sh NEW BASE OPENINGS.fen OUTDIR [NODES] [ELO0] [ELO1] [GAMES]
+#   defaults: 10000 nodes a move, [0, 5], at most 8000 games; env SEED (1).
+#   16 MB hash each, concurrency 2, fishtest-style adjudication, pentanomial SPRT.
+#   OPENINGS should hold thousands of lines (tools/wide_openings.py): a fixed-node
+#   match repeats itself after two games an opening.
+# Output: OUTDIR/out.log (live score and the final table), OUTDIR/m.pgn, OUTDIR/m.json.
+# Ctrl-C (or kill -INT) prints the table so far; running it again resumes.
+set -eu
+new=$1
+base=$2
+openings=$3
+out=$4
+nodes=${5:-10000}
+elo0=${6:-0}
+elo1=${7:-5}
+games=${8:-8000}
+mkdir -p "$out"
+exec "$base" match \
+    -engine name=new cmd="$new" option.hashsize=16 \
+    -engine name=base cmd="$base" option.hashsize=16 \
+    -each nodes="$nodes" -games "$games" -concurrency 2 \
+    -openings file="$openings" order=random seed="${SEED:-1}" \
+    -resign movecount=3 score=600 twosided=true -draw movenumber=34 movecount=8 score=20 \
+    -sprt elo0="$elo0" elo1="$elo1" alpha=0.05 beta=0.05 \
+    -pgnout "$out/m.pgn" -json "$out/m.json" >"$out/out.log" 2>&1
