@@ -35,17 +35,17 @@ static int evaluate(SearchThread *t) { return below_rule_band(eval_evaluate(&t->
 
 /* ------------------------------------------------- eval correction */
 
-/* The correction tables' indices: [0] by the pawns, [1] by the kings,
- * advisors and elephants, both sides each (the board's structure keys). */
+/* The correction tables' indices, one table per board structure key (the
+ * pawns, the guards, the attackers; see BOARD_STRUCT_PAWNS). */
 typedef struct CorrKeys {
-    uint32_t idx[CORR_TABLES];
+    uint32_t idx[BOARD_STRUCT_NB];
 } CorrKeys;
 
 static inline CorrKeys corr_keys(const Board *b)
 {
-    CorrKeys ck = {{(uint32_t)(b->struct_key[BOARD_STRUCT_PAWNS] & (CORR_SIZE - 1)),
-                    (uint32_t)(b->struct_key[BOARD_STRUCT_GUARDS] & (CORR_SIZE - 1)),
-                    (uint32_t)(b->struct_key[BOARD_STRUCT_ATTACKERS] & (CORR_SIZE - 1))}};
+    CorrKeys ck;
+    for (int i = 0; i < BOARD_STRUCT_NB; i++)
+        ck.idx[i] = (uint32_t)(b->struct_key[i] & (CORR_SIZE - 1));
     return ck;
 }
 
@@ -55,9 +55,9 @@ static int corrected_eval(const SearchThread *t, const CorrKeys *ck, int raw)
 {
     const int side = t->board.side;
     int sum = 0;
-    for (int i = 0; i < CORR_TABLES; i++)
+    for (int i = 0; i < BOARD_STRUCT_NB; i++)
         sum += t->corr[side][i][ck->idx[i]];
-    const int c = sum / (CORR_TABLES * CORR_GRAIN);
+    const int c = sum / (BOARD_STRUCT_NB * CORR_GRAIN);
     return below_rule_band(raw + c);
 }
 
@@ -72,7 +72,7 @@ static void corr_update(SearchThread *t, const CorrKeys *ck, int raw, int result
     if (target < -CORR_MAX)
         target = -CORR_MAX;
     const int w = depth + 1 < CORR_WEIGHT_MAX ? depth + 1 : CORR_WEIGHT_MAX;
-    for (int i = 0; i < CORR_TABLES; i++) {
+    for (int i = 0; i < BOARD_STRUCT_NB; i++) {
         int16_t *e = &t->corr[side][i][ck->idx[i]];
         *e = (int16_t)((*e * (CORR_WEIGHT_SCALE - w) + target * w) / CORR_WEIGHT_SCALE);
     }

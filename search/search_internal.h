@@ -194,9 +194,9 @@ typedef struct SearchThread {
     /* Capture history [moving piece][to][captured piece type]: how often a
      * capture cut a node off, against the captures tried before a cutoff. */
     int16_t capt_hist[PIECE_NB][SQ_NB][PT_NB];
-    /* Static-eval corrections [side to move][structure key], see CORR_SIZE:
-     * [0] by the pawns, [1] by the kings' guards, [2] by the attackers. */
-    int16_t corr[2][CORR_TABLES][CORR_SIZE];
+    /* Static-eval corrections [side to move][board structure key], see
+     * CORR_SIZE and BOARD_STRUCT_PAWNS. */
+    int16_t corr[2][BOARD_STRUCT_NB][CORR_SIZE];
 } SearchThread;
 
 /* The continuation table of replies to the move made `back` plies above a
