@@ -35,10 +35,12 @@ static int evaluate(SearchThread *t) { return below_rule_band(eval_evaluate(&t->
 
 /* ------------------------------------------------- eval correction */
 
-/* The correction tables' indices, one table per board structure key (the
- * pawns, the guards, the attackers; see BOARD_STRUCT_PAWNS). */
+/* The correction tables' indices: one table per board structure key (the
+ * pawns, the guards, the attackers; see BOARD_STRUCT_PAWNS), and one keyed by
+ * the move that led here (its piece and target square), which learns how
+ * far the eval misjudges what such a move threatens. */
 typedef struct CorrKeys {
-    uint32_t idx[BOARD_STRUCT_NB];
+    uint32_t idx[CORR_NB];
 } CorrKeys;
 
 static inline CorrKeys corr_keys(const Board *b)
@@ -46,6 +48,11 @@ static inline CorrKeys corr_keys(const Board *b)
     CorrKeys ck;
     for (int i = 0; i < BOARD_STRUCT_NB; i++)
         ck.idx[i] = (uint32_t)(b->struct_key[i] & (CORR_SIZE - 1));
+    /* At the root of a game and after a null move there is no last move:
+     * the empty-piece row takes those. */
+    const Move last = b->hist[b->ply].move;
+    ck.idx[CORR_LAST_MOVE] =
+        last == MOVE_NONE || last == MOVE_NULL ? 0 : (uint32_t)(b->sq[move_to(last)] * SQ_NB + move_to(last));
     return ck;
 }
 
@@ -55,9 +62,9 @@ static int corrected_eval(const SearchThread *t, const CorrKeys *ck, int raw)
 {
     const int side = t->board.side;
     int sum = 0;
-    for (int i = 0; i < BOARD_STRUCT_NB; i++)
+    for (int i = 0; i < CORR_NB; i++)
         sum += t->corr[side][i][ck->idx[i]];
-    const int c = sum / (BOARD_STRUCT_NB * CORR_GRAIN);
+    const int c = sum / (CORR_NB * CORR_GRAIN);
     return below_rule_band(raw + c);
 }
 
@@ -72,7 +79,7 @@ static void corr_update(SearchThread *t, const CorrKeys *ck, int raw, int result
     if (target < -CORR_MAX)
         target = -CORR_MAX;
     const int w = depth + 1 < CORR_WEIGHT_MAX ? depth + 1 : CORR_WEIGHT_MAX;
-    for (int i = 0; i < BOARD_STRUCT_NB; i++) {
+    for (int i = 0; i < CORR_NB; i++) {
         int16_t *e = &t->corr[side][i][ck->idx[i]];
         *e = (int16_t)((*e * (CORR_WEIGHT_SCALE - w) + target * w) / CORR_WEIGHT_SCALE);
     }

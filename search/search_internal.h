@@ -156,6 +156,11 @@ typedef struct RootMove {
     Move pv[MAX_PLY];
 } RootMove;
 
+/* The correction tables (see CORR_SIZE): one per board structure key, then
+ * one keyed by the last move's piece and target square. */
+enum { CORR_LAST_MOVE = BOARD_STRUCT_NB, CORR_NB = BOARD_STRUCT_NB + 1 };
+_Static_assert(PIECE_NB * SQ_NB <= CORR_SIZE, "the last-move key fits a correction table");
+
 typedef struct StackEntry {
     int static_eval;
     Move move;
@@ -194,9 +199,9 @@ typedef struct SearchThread {
     /* Capture history [moving piece][to][captured piece type]: how often a
      * capture cut a node off, against the captures tried before a cutoff. */
     int16_t capt_hist[PIECE_NB][SQ_NB][PT_NB];
-    /* Static-eval corrections [side to move][board structure key], see
-     * CORR_SIZE and BOARD_STRUCT_PAWNS. */
-    int16_t corr[2][BOARD_STRUCT_NB][CORR_SIZE];
+    /* Static-eval corrections [side to move][key], see CORR_SIZE and
+     * CORR_LAST_MOVE. */
+    int16_t corr[2][CORR_NB][CORR_SIZE];
 } SearchThread;
 
 /* The continuation table of replies to the move made `back` plies above a
