@@ -50,14 +50,11 @@ StepReach board_pawn_reach[2][SQ_NB];
 uint64_t board_zobrist[PIECE_NB][SQ_NB];
 uint64_t board_zobrist_side;
 uint64_t board_struct_zobrist[PIECE_NB][SQ_NB];
-const int8_t BOARD_STRUCT_OF[PT_NB] = {-1,
-                                       BOARD_STRUCT_GUARDS,
-                                       BOARD_STRUCT_GUARDS,
-                                       BOARD_STRUCT_GUARDS,
-                                       BOARD_STRUCT_ATTACKERS,
-                                       BOARD_STRUCT_ATTACKERS,
-                                       BOARD_STRUCT_ATTACKERS,
-                                       BOARD_STRUCT_PAWNS};
+#define STRUCT_OF_SIDE(attackers)                                                                                    \
+    -1, BOARD_STRUCT_GUARDS, BOARD_STRUCT_GUARDS, BOARD_STRUCT_GUARDS, attackers, attackers, attackers, BOARD_STRUCT_PAWNS
+const int8_t BOARD_STRUCT_OF[PIECE_NB] = {STRUCT_OF_SIDE(BOARD_STRUCT_RED_ATTACKERS),
+                                          STRUCT_OF_SIDE(BOARD_STRUCT_BLACK_ATTACKERS)};
+#undef STRUCT_OF_SIDE
 uint8_t board_in_palace[2][SQ_NB];
 
 /* Until eval installs its table, the incremental score stays 0. */
@@ -218,7 +215,7 @@ void board_init(void)
     for (int p = 0; p < PIECE_NB; p++)
         for (int s = 0; s < SQ_NB; s++)
             board_struct_zobrist[p][s] =
-                BOARD_STRUCT_OF[piece_type((Piece)p)] >= 0 ? struct_mix((uint64_t)p << 8 | (uint64_t)(s + 1)) : 0;
+                BOARD_STRUCT_OF[p] >= 0 ? struct_mix((uint64_t)p << 8 | (uint64_t)(s + 1)) : 0;
 }
 
 /* -------------------------------------------------------------- placement */
@@ -226,14 +223,14 @@ void board_init(void)
 /* The structure keys: piece p appears on or leaves square s, or moves. */
 static inline void struct_toggle(Board *b, Piece p, int s)
 {
-    int k = BOARD_STRUCT_OF[piece_type(p)];
+    int k = BOARD_STRUCT_OF[p];
     if (k >= 0)
         b->struct_key[k] ^= board_struct_zobrist[p][s];
 }
 
 static inline void struct_move(Board *b, Piece p, int from, int to)
 {
-    int k = BOARD_STRUCT_OF[piece_type(p)];
+    int k = BOARD_STRUCT_OF[p];
     if (k >= 0)
         b->struct_key[k] ^= board_struct_zobrist[p][from] ^ board_struct_zobrist[p][to];
 }
@@ -699,8 +696,8 @@ bool board_validate(const Board *b, char *err, size_t errlen)
         material[c] += BOARD_MATERIAL[t];
         psq += (*b->psq_table)[p][s];
         key ^= board_zobrist[p][s];
-        if (BOARD_STRUCT_OF[t] >= 0)
-            struct_key[BOARD_STRUCT_OF[t]] ^= board_struct_zobrist[p][s];
+        if (BOARD_STRUCT_OF[p] >= 0)
+            struct_key[BOARD_STRUCT_OF[p]] ^= board_struct_zobrist[p][s];
     }
     for (int c = 0; c < 2; c++)
         for (int slot = 0; slot < SLOT_NB; slot++) {

@@ -125,10 +125,16 @@ typedef int32_t BoardPsqTable[PIECE_NB][SQ_NB];
 
 /* Structure keys: besides the position's Zobrist key the board keeps one key
  * of the pawns (both sides), one of the guards (generals, advisors and
- * elephants, both sides) and one of the attackers (horses, rooks and
- * cannons, both sides), for tables that learn per pawn, king-shelter or
- * attacking structure. A piece's term depends on its code and square only. */
-enum { BOARD_STRUCT_PAWNS = 0, BOARD_STRUCT_GUARDS = 1, BOARD_STRUCT_ATTACKERS = 2, BOARD_STRUCT_NB = 3 };
+ * elephants, both sides) and one per side of its attackers (horses, rooks and
+ * cannons), for tables that learn per pawn, king-shelter or attacking
+ * structure. A piece's term depends on its code and square only. */
+enum {
+    BOARD_STRUCT_PAWNS = 0,
+    BOARD_STRUCT_GUARDS = 1,
+    BOARD_STRUCT_RED_ATTACKERS = 2,
+    BOARD_STRUCT_BLACK_ATTACKERS = 3,
+    BOARD_STRUCT_NB = 4
+};
 
 typedef struct Board {
     Piece sq[SQ_NB];               /* the 9x10 mailbox */

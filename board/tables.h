@@ -57,7 +57,7 @@ extern uint64_t board_zobrist_side;
 /* A piece's term in its structure key (0 for pieces of neither structure),
  * and which key it belongs to (-1: none). */
 extern uint64_t board_struct_zobrist[PIECE_NB][SQ_NB];
-extern const int8_t BOARD_STRUCT_OF[PT_NB];
+extern const int8_t BOARD_STRUCT_OF[PIECE_NB];
 
 /* After a move from -> to (already on the board), is the side to move in
  * check? Same answer as a full attack scan of its general, found faster. */

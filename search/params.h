@@ -100,7 +100,7 @@ enum { HISTORY_BONUS_LINEAR = 64 };
 enum { CAPT_HIST_DIV = 4 };
 /* Static-eval correction history: per side to move, one table per board
  * structure key (by the pawns, by the kings' guards: king, advisors,
- * elephants, and by the attackers: horses, rooks, cannons), and one more
+ * elephants, and by each side's attackers: horses, rooks, cannons), and one more
  * by the last move's piece and target square, learns the average error of
  * the static eval against the searches' results; the correction is the
  * tables' average. Entries are in 1/CORR_GRAIN
