@@ -100,12 +100,12 @@ enum { HISTORY_BONUS_LINEAR = 64 };
 enum { CAPT_HIST_DIV = 4 };
 /* Static-eval correction history: per side to move, one table per board
  * structure key (by the pawns, by the kings' guards: king, advisors,
- * elephants, and by each side's attackers: horses, rooks, cannons), and one more
- * by the last move's piece and target square, learns the average error of
- * the static eval against the searches' results; the correction is the
- * tables' average. Entries are in 1/CORR_GRAIN
- * centipawns, kept within +-CORR_MAX; an update moves an entry
- * min(depth + 1, CORR_WEIGHT_MAX) / CORR_WEIGHT_SCALE of the way. */
+ * elephants, and by each side's attackers: horses, rooks, cannons), and one
+ * more by the last move's piece and target square, learns the average error
+ * of the static eval against the searches' results; the correction is the
+ * tables' average. Entries are in 1/CORR_GRAIN centipawns, kept within
+ * +-CORR_MAX; an update moves an entry min(depth + 1, CORR_WEIGHT_MAX) /
+ * CORR_WEIGHT_SCALE of the way. */
 enum { CORR_SIZE = 1 << 14, CORR_GRAIN = 16, CORR_MAX = 300 * CORR_GRAIN };
 enum { CORR_WEIGHT_MAX = 16, CORR_WEIGHT_SCALE = 256 };
 /* Counter-move heuristic on/off (kept only where it reduces bench nodes). */

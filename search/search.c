@@ -36,9 +36,9 @@ static int evaluate(SearchThread *t) { return below_rule_band(eval_evaluate(&t->
 /* ------------------------------------------------- eval correction */
 
 /* The correction tables' indices: one table per board structure key (the
- * pawns, the guards, each side's attackers; see BOARD_STRUCT_PAWNS), and one keyed by
- * the move that led here (its piece and target square), which learns how
- * far the eval misjudges what such a move threatens. */
+ * pawns, the guards, each side's attackers; see BOARD_STRUCT_PAWNS), and
+ * one keyed by the move that led here (its piece and target square), which
+ * learns how far the eval misjudges what such a move threatens. */
 typedef struct CorrKeys {
     uint32_t idx[CORR_NB];
 } CorrKeys;
@@ -50,7 +50,7 @@ static inline CorrKeys corr_keys(const Board *b)
         ck.idx[i] = (uint32_t)(b->struct_key[i] & (CORR_SIZE - 1));
     /* At the root of a game and after a null move there is no last move:
      * the empty-piece row takes those. */
-    const Move last = b->hist[b->ply].move;
+    const Move last = board_last_move(b);
     ck.idx[CORR_LAST_MOVE] =
         last == MOVE_NONE || last == MOVE_NULL ? 0 : (uint32_t)(b->sq[move_to(last)] * SQ_NB + move_to(last));
     return ck;
