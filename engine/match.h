@@ -345,6 +345,11 @@ typedef struct MatchSummary {
     double llr;
     bool sprt_done;  /* a bound was crossed (latched at the first crossing) */
     char sprt_verdict[32];
+    /* The LLR and the count (pairs, or games when unpaired) at that
+     * crossing: games already in flight are still booked afterwards, and
+     * may pull the final LLR back inside the bounds. */
+    double llr_at_decision;
+    int decided_after;
     MatchRecord *records; /* in the order they were added */
     int record_count, record_cap;
 } MatchSummary;

@@ -55,13 +55,12 @@ static void match_summary_sprt(MatchSummary *s)
         s->llr = match_sprt_llr_pentanomial(s->penta, sp->elo0, sp->elo1);
     else
         s->llr = match_sprt_llr_trinomial(w, d, l, sp->elo0, sp->elo1);
-    if (!s->sprt_done && s->llr >= upper) {
-        s->sprt_done = true;
-        snprintf(s->sprt_verdict, sizeof s->sprt_verdict, "H1 accepted");
-    } else if (!s->sprt_done && s->llr <= lower) {
-        s->sprt_done = true;
-        snprintf(s->sprt_verdict, sizeof s->sprt_verdict, "H0 accepted");
-    }
+    if (s->sprt_done || (s->llr < upper && s->llr > lower))
+        return;
+    s->sprt_done = true;
+    snprintf(s->sprt_verdict, sizeof s->sprt_verdict, s->llr >= upper ? "H1 accepted" : "H0 accepted");
+    s->llr_at_decision = s->llr;
+    s->decided_after = s->paired ? s->pairs_done : w + d + l;
 }
 
 void match_summary_print_sprt(const MatchSummary *s)
@@ -187,6 +186,9 @@ void match_summary_print(const MatchSummary *s, double runner_cpu)
                    s->paired ? "pentanomial over game pairs" : "trinomial", s->sprt.elo0, s->sprt.elo1,
                    s->sprt.alpha, s->sprt.beta, s->llr, lower, upper,
                    s->sprt_done ? s->sprt_verdict : "- no decision");
+            if (s->sprt_done)
+                printf("SPRT decided at llr %.3f after %d %s\n", s->llr_at_decision, s->decided_after,
+                       s->paired ? "game pairs" : "games");
         }
     }
     printf("\n%-20s %6s %5s %5s %5s %6s %7s %5s %5s %5s %6s %8s %8s %9s %9s %8s\n", "Engine", "Games", "W", "D", "L",
@@ -455,9 +457,11 @@ bool match_summary_write_json(const MatchSummary *s, const MatchJsonMeta *m, con
             match_sprt_bounds(s->sprt.alpha, s->sprt.beta, &lower, &upper);
             fprintf(f,
                     "  \"sprt\": {\"model\": \"%s\", \"elo0\": %g, \"elo1\": %g, \"alpha\": %g, \"beta\": %g, "
-                    "\"llr\": %.4f, \"lower\": %.4f, \"upper\": %.4f, \"result\": \"%s\"},\n",
+                    "\"llr\": %.4f, \"lower\": %.4f, \"upper\": %.4f, \"result\": \"%s\", "
+                    "\"decision_llr\": %.4f, \"decided_after\": %d},\n",
                     s->paired ? "pentanomial" : "trinomial", s->sprt.elo0, s->sprt.elo1, s->sprt.alpha, s->sprt.beta,
-                    s->llr, lower, upper, !s->sprt_done ? "none" : s->llr > 0 ? "H1" : "H0");
+                    s->llr, lower, upper, !s->sprt_done ? "none" : s->sprt_verdict[1] == '1' ? "H1" : "H0",
+                    s->sprt_done ? s->llr_at_decision : 0.0, s->sprt_done ? s->decided_after : 0);
         }
     }
     fprintf(f, "  \"runner_cpu_seconds\": %.3f,\n  \"engines_cpu_seconds\": %.3f,\n  \"pairs\": [", m->runner_cpu,
