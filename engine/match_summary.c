@@ -460,7 +460,7 @@ bool match_summary_write_json(const MatchSummary *s, const MatchJsonMeta *m, con
                     "\"llr\": %.4f, \"lower\": %.4f, \"upper\": %.4f, \"result\": \"%s\", "
                     "\"decision_llr\": %.4f, \"decided_after\": %d},\n",
                     s->paired ? "pentanomial" : "trinomial", s->sprt.elo0, s->sprt.elo1, s->sprt.alpha, s->sprt.beta,
-                    s->llr, lower, upper, !s->sprt_done ? "none" : s->sprt_verdict[1] == '1' ? "H1" : "H0",
+                    s->llr, lower, upper, !s->sprt_done ? "none" : s->llr_at_decision > 0 ? "H1" : "H0",
                     s->sprt_done ? s->llr_at_decision : 0.0, s->sprt_done ? s->decided_after : 0);
         }
     }
