@@ -50,10 +50,9 @@ StepReach board_pawn_reach[2][SQ_NB];
 uint64_t board_zobrist[PIECE_NB][SQ_NB];
 uint64_t board_zobrist_side;
 uint64_t board_struct_zobrist[PIECE_NB][SQ_NB];
-#define STRUCT_OF_SIDE(attackers)                                                                                    \
-    -1, BOARD_STRUCT_GUARDS, BOARD_STRUCT_GUARDS, BOARD_STRUCT_GUARDS, attackers, attackers, attackers, BOARD_STRUCT_PAWNS
-const int8_t BOARD_STRUCT_OF[PIECE_NB] = {STRUCT_OF_SIDE(BOARD_STRUCT_RED_ATTACKERS),
-                                          STRUCT_OF_SIDE(BOARD_STRUCT_BLACK_ATTACKERS)};
+#define STRUCT_OF_SIDE(guards, attackers) -1, guards, guards, guards, attackers, attackers, attackers, BOARD_STRUCT_PAWNS
+const int8_t BOARD_STRUCT_OF[PIECE_NB] = {STRUCT_OF_SIDE(BOARD_STRUCT_RED_GUARDS, BOARD_STRUCT_RED_ATTACKERS),
+                                          STRUCT_OF_SIDE(BOARD_STRUCT_BLACK_GUARDS, BOARD_STRUCT_BLACK_ATTACKERS)};
 #undef STRUCT_OF_SIDE
 uint8_t board_in_palace[2][SQ_NB];
 

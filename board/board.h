@@ -124,16 +124,17 @@ typedef struct HistEntry {
 typedef int32_t BoardPsqTable[PIECE_NB][SQ_NB];
 
 /* Structure keys: besides the position's Zobrist key the board keeps one key
- * of the pawns (both sides), one of the guards (generals, advisors and
- * elephants, both sides) and one per side of its attackers (horses, rooks and
+ * of the pawns (both sides), one per side of its guards (general, advisors and
+ * elephants) and one per side of its attackers (horses, rooks and
  * cannons), for tables that learn per pawn, king-shelter or attacking
  * structure. A piece's term depends on its code and square only. */
 enum {
     BOARD_STRUCT_PAWNS = 0,
-    BOARD_STRUCT_GUARDS = 1,
-    BOARD_STRUCT_RED_ATTACKERS = 2,
-    BOARD_STRUCT_BLACK_ATTACKERS = 3,
-    BOARD_STRUCT_NB = 4
+    BOARD_STRUCT_RED_GUARDS = 1,
+    BOARD_STRUCT_BLACK_GUARDS = 2,
+    BOARD_STRUCT_RED_ATTACKERS = 3,
+    BOARD_STRUCT_BLACK_ATTACKERS = 4,
+    BOARD_STRUCT_NB = 5
 };
 
 typedef struct Board {

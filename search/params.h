@@ -99,7 +99,7 @@ enum { HISTORY_BONUS_LINEAR = 64 };
  * worth of victim over a cannon). */
 enum { CAPT_HIST_DIV = 4 };
 /* Static-eval correction history: per side to move, one table per board
- * structure key (by the pawns, by the kings' guards: king, advisors,
+ * structure key (by the pawns, by each side's guards: king, advisors,
  * elephants, and by each side's attackers: horses, rooks, cannons), and one
  * more by the last move's piece and target square, learns the average error
  * of the static eval against the searches' results; the correction is the

@@ -36,7 +36,7 @@ static int evaluate(SearchThread *t) { return below_rule_band(eval_evaluate(&t->
 /* ------------------------------------------------- eval correction */
 
 /* The correction tables' indices: one table per board structure key (the
- * pawns, the guards, each side's attackers; see BOARD_STRUCT_PAWNS), and
+ * pawns, each side's guards, each side's attackers; see BOARD_STRUCT_PAWNS), and
  * one keyed by the move that led here (its piece and target square), which
  * learns how far the eval misjudges what such a move threatens. */
 typedef struct CorrKeys {
