@@ -63,7 +63,8 @@ enum { FUTILITY_DEPTH = 3, FUTILITY_BASE = 100, FUTILITY_MARGIN = 150 };
  * hundredths; applied from LMR_MIN_DEPTH and after LMR_MIN_MOVES moves to
  * quiet moves, losing captures and checks that were not extended; one ply
  * more when the eval is not improving, and for quiet moves when the hash
- * move is a capture. With the history term this
+ * move is a capture; one ply less at a PV node or one the TT marks as once
+ * on a PV (TT_PV). With the history term this
  * measured +51 +/- 34 Elo against LMR_DIV 250 from depth 3 / move 3. */
 enum { LMR_MIN_DEPTH = 2, LMR_MIN_MOVES = 2, LMR_BASE = 50, LMR_DIV = 200 };
 /* History adjusts the reduction by one ply per LMR_HISTORY_DIV points. */

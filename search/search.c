@@ -407,7 +407,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply)
         stand = corrected_eval(t, &ck, raw);
         if (stand >= beta) {
             if (!hit)
-                tt_store(&s->tt, b->key, ply, MOVE_NONE, stand, raw, 0, TT_BOUND_LOWER, false);
+                tt_store(&s->tt, b->key, ply, MOVE_NONE, stand, raw, 0, TT_BOUND_LOWER, 0);
             return stand;
         }
         if (stand > alpha)
@@ -473,7 +473,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply)
     /* Step 8. Store at depth 0. A fail-low that pruned captures by the
      * EGain bound is still an upper bound: those captures were bounded. */
     int bound = best >= beta ? TT_BOUND_LOWER : best > orig_alpha ? TT_BOUND_EXACT : TT_BOUND_UPPER;
-    tt_store(&s->tt, b->key, ply, best_move, best, raw, 0, bound, false);
+    tt_store(&s->tt, b->key, ply, best_move, best, raw, 0, bound, 0);
     return best;
 }
 
@@ -550,7 +550,7 @@ static bool null_step(SearchThread *t, int alpha, int beta, int depth, int ply, 
         r->result = v;
         t->stats.null_cutoffs++;
         /* (7) */
-        tt_store(&s->tt, b->key, ply, MOVE_NONE, v, raw_eval, depth, TT_BOUND_LOWER, true);
+        tt_store(&s->tt, b->key, ply, MOVE_NONE, v, raw_eval, depth, TT_BOUND_LOWER, TT_NULL_CUT);
         return true;
     }
 
@@ -647,6 +647,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     TTEntry te;
     bool hit = tt_probe(&s->tt, b->key, ply, &te);
     Move tt_move = hit ? te.move : MOVE_NONE;
+    /* A PV node, or one that was: its late moves get less reduction. */
+    const bool tt_pv = pv || (hit && te.pv);
     /* A singular-extension search (Step 10c) asks about this position
      * without one move: the entry's bound is not about that question. */
     const Move excluded = t->stack[ply].excluded;
@@ -837,13 +839,14 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             /* Step 10d. Late-move reductions for quiet moves, captures that
              * lose material, and checks that were not extended: more when
              * the eval is not improving, less (more) for a good (bad)
-             * history. */
+             * history, less at a node that is or was on a PV: the lines a
+             * search once found best keep coming back as the best ones. */
             int r = 0;
             const bool losing_capture = !quiet && movepick_losing_capture(&mp);
             if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && (quiet || losing_capture) &&
                 !in_check && !extend && !mate_threat) {
                 r = lmr_base(s, depth, searched);
-                if (pv)
+                if (tt_pv)
                     r--;
                 if (special)
                     r--;
@@ -908,7 +911,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
 
     /* Step 12. Store (rule-band scores are kept as move only by tt_store). */
     int bound = best >= beta ? TT_BOUND_LOWER : best > orig_alpha ? TT_BOUND_EXACT : TT_BOUND_UPPER;
-    tt_store(&s->tt, b->key, ply, best_move, best, raw_eval, depth, bound, false);
+    tt_store(&s->tt, b->key, ply, best_move, best, raw_eval, depth, bound, tt_pv ? TT_PV : 0);
 
     /* Step 13. Correction history: a result the static eval could not
      * foresee (not a capture's gain, not a mate or rule score, and a bound
@@ -1202,7 +1205,7 @@ static void iterate(SearchThread *t)
         /* The root is not stored by the tree search; keep it for probe and
          * for the next search's first move. */
         tt_store(&s->tt, t->board.key, 0, t->roots[0].move, t->roots[0].score, EVAL_NONE, depth, TT_BOUND_EXACT,
-                 false);
+                 TT_PV);
         /* Analysis: the prover helper's proof is the best line while the
          * search has no mate as short (reported just below). */
         const bool proven = adopt_helper_proof(t, false);

@@ -47,7 +47,12 @@ typedef struct TTEntry {
     int depth;
     int bound;       /* TT_BOUND_* */
     bool null_cut;   /* stored by a null-move cutoff */
+    bool pv;         /* the position was on a principal variation (TT_PV) */
 } TTEntry;
+
+/* tt_store's flags: stored by a null-move cutoff; the position was a PV
+ * node, or is one that was (sticky for the key). */
+enum { TT_NULL_CUT = 1, TT_PV = 2 };
 
 enum { EVAL_NONE = -32768 };
 
@@ -57,7 +62,7 @@ void tt_clear(TT *tt);
 void tt_new_search(TT *tt);
 bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out);
 void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound,
-              bool null_cut);
+              unsigned flags);
 int tt_hashfull(const TT *tt);
 /* Starts loading the bucket of key into the cache (a hint, no effect on results). */
 static inline void tt_prefetch(const TT *tt, uint64_t key)

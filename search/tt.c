@@ -8,19 +8,21 @@
 
 /* Data word layout (64 bits):
  *   0..15 move, 16..31 score (int16), 32..47 static eval (int16),
- *   48..55 depth, 56..57 bound, 58 null-cut flag, 59..63 generation. */
-enum { GEN_BITS = 5, GEN_MASK = (1 << GEN_BITS) - 1 };
+ *   48..55 depth, 56..57 bound, 58..59 flags (TT_NULL_CUT, TT_PV),
+ *   60..63 generation. */
+enum { GEN_BITS = 4, GEN_MASK = (1 << GEN_BITS) - 1 };
 
-static uint64_t pack(Move move, int score, int eval, int depth, int bound, bool null_cut, int gen)
+static uint64_t pack(Move move, int score, int eval, int depth, int bound, unsigned flags, int gen)
 {
     return (uint64_t)move | (uint64_t)(uint16_t)(int16_t)score << 16 | (uint64_t)(uint16_t)(int16_t)eval << 32 |
-           (uint64_t)(uint8_t)depth << 48 | (uint64_t)(bound & 3) << 56 | (uint64_t)(null_cut ? 1 : 0) << 58 |
-           (uint64_t)(gen & GEN_MASK) << 59;
+           (uint64_t)(uint8_t)depth << 48 | (uint64_t)(bound & 3) << 56 | (uint64_t)(flags & 3) << 58 |
+           (uint64_t)(gen & GEN_MASK) << 60;
 }
 
 static int data_depth(uint64_t d) { return (int)((d >> 48) & 0xFF); }
 static int data_bound(uint64_t d) { return (int)((d >> 56) & 3); }
-static int data_gen(uint64_t d) { return (int)((d >> 59) & GEN_MASK); }
+static int data_gen(uint64_t d) { return (int)((d >> 60) & GEN_MASK); }
+static unsigned data_flags(uint64_t d) { return (unsigned)((d >> 58) & 3); }
 static Move data_move(uint64_t d) { return (Move)(d & 0xFFFF); }
 
 bool tt_init(TT *tt, int mb)
@@ -93,14 +95,16 @@ bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out)
         out->eval = (int16_t)(uint16_t)(d >> 32);
         out->depth = data_depth(d);
         out->bound = data_bound(d);
-        out->null_cut = (d >> 58) & 1;
+        out->null_cut = (data_flags(d) & TT_NULL_CUT) != 0;
+        out->pv = (data_flags(d) & TT_PV) != 0;
         return true;
     }
     return false;
 }
 
-void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound, bool null_cut)
+void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound, unsigned flags)
 {
+    const bool null_cut = (flags & TT_NULL_CUT) != 0;
     TTBucket *bk = &tt->buckets[key & tt->mask];
     int gen = tt->generation;
     TTSlot *victim = NULL;
@@ -130,6 +134,10 @@ void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int
                 return;
             if (move == MOVE_NONE && !null_cut)
                 move = data_move(d);
+            /* Once on a principal variation, always: a shallower store
+             * (quiescence, a null cut) does not make the position less
+             * important. */
+            flags |= data_flags(d) & TT_PV;
             victim = sl;
             break;
         }
@@ -140,7 +148,7 @@ void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int
             victim = sl;
         }
     }
-    uint64_t data = pack(move, bound == TT_BOUND_NONE ? 0 : tt_score_to(score, ply), eval, depth, bound, null_cut, gen);
+    uint64_t data = pack(move, bound == TT_BOUND_NONE ? 0 : tt_score_to(score, ply), eval, depth, bound, flags, gen);
     if (data == 0)
         return; /* nothing worth keeping */
     atomic_store_explicit(&victim->data, data, memory_order_relaxed);
