@@ -11,18 +11,19 @@
  *   48..55 depth, 56..57 bound, 58..59 flags (TT_NULL_CUT, TT_PV),
  *   60..63 generation. */
 enum { GEN_BITS = 4, GEN_MASK = (1 << GEN_BITS) - 1 };
+enum { FLAG_MASK = TT_NULL_CUT | TT_PV };
 
 static uint64_t pack(Move move, int score, int eval, int depth, int bound, unsigned flags, int gen)
 {
     return (uint64_t)move | (uint64_t)(uint16_t)(int16_t)score << 16 | (uint64_t)(uint16_t)(int16_t)eval << 32 |
-           (uint64_t)(uint8_t)depth << 48 | (uint64_t)(bound & 3) << 56 | (uint64_t)(flags & 3) << 58 |
+           (uint64_t)(uint8_t)depth << 48 | (uint64_t)(bound & 3) << 56 | (uint64_t)(flags & FLAG_MASK) << 58 |
            (uint64_t)(gen & GEN_MASK) << 60;
 }
 
 static int data_depth(uint64_t d) { return (int)((d >> 48) & 0xFF); }
 static int data_bound(uint64_t d) { return (int)((d >> 56) & 3); }
 static int data_gen(uint64_t d) { return (int)((d >> 60) & GEN_MASK); }
-static unsigned data_flags(uint64_t d) { return (unsigned)((d >> 58) & 3); }
+static unsigned data_flags(uint64_t d) { return (unsigned)((d >> 58) & FLAG_MASK); }
 static Move data_move(uint64_t d) { return (Move)(d & 0xFFFF); }
 
 bool tt_init(TT *tt, int mb)
@@ -95,8 +96,9 @@ bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out)
         out->eval = (int16_t)(uint16_t)(d >> 32);
         out->depth = data_depth(d);
         out->bound = data_bound(d);
-        out->null_cut = (data_flags(d) & TT_NULL_CUT) != 0;
-        out->pv = (data_flags(d) & TT_PV) != 0;
+        const unsigned flags = data_flags(d);
+        out->null_cut = (flags & TT_NULL_CUT) != 0;
+        out->pv = (flags & TT_PV) != 0;
         return true;
     }
     return false;
