@@ -57,7 +57,10 @@ static inline CorrKeys corr_keys(const Board *b)
 }
 
 /* The static eval corrected by what the searches below similar structures
- * found; kept out of the rule and mate bands like the raw eval. */
+ * found, and shrunk toward the draw as the natural limit nears (R60_FREE);
+ * kept out of the rule and mate bands like the raw eval. */
+_Static_assert(R60_SPAN > BOARD_RULE60_PLIES - R60_FREE, "the natural-limit shrink must keep the eval's sign");
+
 static int corrected_eval(const SearchThread *t, const CorrKeys *ck, int raw)
 {
     const int side = t->board.side;
@@ -65,7 +68,13 @@ static int corrected_eval(const SearchThread *t, const CorrKeys *ck, int raw)
     for (int i = 0; i < CORR_NB; i++)
         sum += t->corr[side][i][ck->idx[i]];
     const int c = sum / (CORR_NB * CORR_GRAIN);
-    return below_rule_band(raw + c);
+    /* A FEN may carry a counter past the limit (the rules judge it a draw
+     * before any eval): the shrink stops at the limit's factor. */
+    int past = board_rule60(&t->board) - R60_FREE;
+    if (past > BOARD_RULE60_PLIES - R60_FREE)
+        past = BOARD_RULE60_PLIES - R60_FREE;
+    const int v = past > 0 ? (raw + c) * (R60_SPAN - past) / R60_SPAN : raw + c;
+    return below_rule_band(v);
 }
 
 /* Moves both tables towards the error of the raw eval against a search

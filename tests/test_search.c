@@ -608,6 +608,29 @@ static void test_background(Searcher *s)
     set_opts(s, 1, 1, true);
 }
 
+/* The static eval shrinks toward the draw once R60_FREE plies have passed
+ * without a capture, by 1/R60_SPAN a ply, and stops shrinking at the
+ * natural limit (a FEN may carry a larger counter). */
+static void test_natural_limit_eval(Searcher *s)
+{
+    static const char *const fens[] = {"3k5/4a4/9/9/9/9/9/9/R8/4K4 w - - %d 1",
+                                       "3k5/4a4/9/9/9/9/9/9/R8/4K4 b - - %d 1"};
+    for (int i = 0; i < 2; i++) {
+        char fen[96];
+        int v[4], q;
+        const int counters[4] = {0, R60_FREE, 100, 150};
+        for (int k = 0; k < 4; k++) {
+            searcher_new_game(s); /* no learned correction */
+            snprintf(fen, sizeof fen, fens[i], counters[k]);
+            searcher_quiet_eval(s, load(fen), &v[k], &q);
+        }
+        CHECK(v[0] != 0);
+        CHECK_EQ_INT(v[1], v[0]);
+        CHECK_EQ_INT(v[2], v[0] * (R60_SPAN - (100 - R60_FREE)) / R60_SPAN);
+        CHECK_EQ_INT(v[3], v[0] * (R60_SPAN - (BOARD_RULE60_PLIES - R60_FREE)) / R60_SPAN);
+    }
+}
+
 static void test_options(Searcher *s)
 {
     SearchOptions o;
@@ -723,6 +746,7 @@ int main(void)
     if (!s)
         TEST_END();
     test_options(s);
+    test_natural_limit_eval(s);
     test_null_rules(s);
     test_null_zugzwang(s);
     test_perpetual_check(s);
