@@ -121,8 +121,8 @@ enum { ASP_MIN_DEPTH = 4, ASP_DELTA = 25 };
 enum { DRAW_SCORE = 0 };
 /* The natural limit in the static eval. Past R60_FREE plies without a
  * capture, the corrected eval shrinks linearly toward the draw score, by
- * 1/R60_SPAN of itself per ply, down to (R60_SPAN - (120 - R60_FREE)) /
- * R60_SPAN of itself (a fifth) at the limit. An edge that has captured
+ * 1/R60_SPAN of itself per ply, down to (R60_SPAN - (BOARD_RULE60_PLIES -
+ * R60_FREE)) / R60_SPAN of itself (a fifth) at the limit of 120 plies. An edge that has captured
  * nothing for that long may never turn into a win before the limit, and
  * the shrinking eval steers the search toward the captures and exchanges
  * that reset the counter. SPRT [0, 5] at 10k nodes: +4.8 +/- 3.9 Elo, 1231

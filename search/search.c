@@ -56,11 +56,13 @@ static inline CorrKeys corr_keys(const Board *b)
     return ck;
 }
 
+/* The shrink factor at the natural limit, (R60_SPAN - past) / R60_SPAN, must
+ * stay positive, or a winning eval would turn into a losing one. */
+_Static_assert(R60_SPAN > BOARD_RULE60_PLIES - R60_FREE, "the natural-limit shrink must keep the eval's sign");
+
 /* The static eval corrected by what the searches below similar structures
  * found, and shrunk toward the draw as the natural limit nears (R60_FREE);
  * kept out of the rule and mate bands like the raw eval. */
-_Static_assert(R60_SPAN > BOARD_RULE60_PLIES - R60_FREE, "the natural-limit shrink must keep the eval's sign");
-
 static int corrected_eval(const SearchThread *t, const CorrKeys *ck, int raw)
 {
     const int side = t->board.side;
