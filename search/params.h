@@ -122,10 +122,10 @@ enum { DRAW_SCORE = 0 };
 /* The natural limit in the static eval. Past R60_FREE plies without a
  * capture, the corrected eval shrinks linearly toward the draw score, by
  * 1/R60_SPAN of itself per ply, down to (R60_SPAN - (BOARD_RULE60_PLIES -
- * R60_FREE)) / R60_SPAN of itself (a fifth) at the limit of 120 plies. An edge that has captured
- * nothing for that long may never turn into a win before the limit, and
- * the shrinking eval steers the search toward the captures and exchanges
- * that reset the counter. SPRT [0, 5] at 10k nodes: +4.8 +/- 3.9 Elo, 1231
+ * R60_FREE)) / R60_SPAN of itself (a fifth) at the limit of 120 plies. An
+ * edge that has captured nothing for that long may never turn into a win
+ * before the limit, and the shrinking eval steers the search toward the
+ * captures and exchanges that reset the counter. SPRT [0, 5] at 10k nodes: +4.8 +/- 3.9 Elo, 1231
  * games, LLR 3.00 (most games never reach 40 quiet plies, so most pairs
  * are identical). */
 enum { R60_FREE = 40, R60_SPAN = 100 };
