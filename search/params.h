@@ -31,6 +31,8 @@ enum { NULL_SAFE_MARGIN = 1000 };
  * static eval + SEE gain + QS_DELTA <= alpha, at every quiescence ply.
  * Covers the positional swing a capture may bring. */
 enum { QS_DELTA = 100 };
+/* Quiescence also searches quiet checks on its first QS_CHECK_PLIES plies. */
+enum { QS_CHECK_PLIES = 1 };
 
 /* ------------------------------------------------------------ extensions */
 

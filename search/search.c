@@ -384,7 +384,7 @@ static bool node_prologue(SearchThread *t, int ply, int *alpha, int *beta, int *
  * So a capture that mates is seen here only if material lets it through;
  * the full-width plies above see the rest. In check there is no stand pat
  * and every evasion is searched. */
-static int qsearch(SearchThread *t, int alpha, int beta, int ply)
+static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
 {
     Board *b = &t->board;
 
@@ -462,7 +462,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply)
         if (m == mp.tt_move)
             tt_prefetch(&s->tt, board_key_after(b, m));
         board_make(b, m);
-        int v = -qsearch(t, -beta, -alpha, ply + 1);
+        int v = -qsearch(t, -beta, -alpha, ply + 1, qply + 1);
         board_unmake(b);
         if (t->stopped)
             return 0;
@@ -473,6 +473,36 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply)
                 if (v >= beta)
                     break;
                 alpha = v;
+            }
+        }
+    }
+
+    /* Step 6b. Quiet checks, on the first quiescence plies only: a check
+     * the captures miss (a cannon or horse that comes round to the general)
+     * often decides a xiangqi position, and the reply is an evasion, so
+     * the tree stays small. A check that loses its piece by SEE is left out. */
+    if (!in_check && qply < QS_CHECK_PLIES && best < beta && !t->stopped) {
+        MoveList quiets;
+        board_generate(b, GEN_QUIETS, &quiets);
+        BoardCheckFilter cf;
+        board_check_filter(b, &cf);
+        for (int i = 0; i < quiets.count; i++) {
+            m = quiets.moves[i];
+            if (!board_may_give_check(&cf, m) || !board_gives_check(b, m) || !board_see_ge(b, m, 0))
+                continue;
+            board_make(b, m);
+            int v = -qsearch(t, -beta, -alpha, ply + 1, qply + 1);
+            board_unmake(b);
+            if (t->stopped)
+                return 0;
+            if (v > best) {
+                best = v;
+                if (v > alpha) {
+                    best_move = m;
+                    if (v >= beta)
+                        break;
+                    alpha = v;
+                }
             }
         }
     }
@@ -645,7 +675,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
 
     /* Step 0. At the horizon, quiescence. */
     if (depth <= 0)
-        return qsearch(t, alpha, beta, ply);
+        return qsearch(t, alpha, beta, ply, 0);
 
     /* Steps 1-3. */
     int decided;
@@ -1824,7 +1854,10 @@ void searcher_quiet_eval(Searcher *s, const Board *b, int *static_eval, int *qsc
         const CorrKeys ck = corr_keys(&t->board);
         *static_eval = corrected_eval(t, &ck, evaluate(t));
     }
-    *qscore = qsearch(t, -SCORE_INF, SCORE_INF, 0);
+    /* Captures only (it starts past the quiet-check plies): datagen calls a
+     * position quiet when no capture changes its score, as the tuner's
+     * static model assumes; a quiet check is a move like any other there. */
+    *qscore = qsearch(t, -SCORE_INF, SCORE_INF, 0, QS_CHECK_PLIES);
 }
 
 NullStepReport search_test_null_step(Searcher *s, const Board *b, int alpha, int beta, int depth, int ply,
