@@ -383,7 +383,9 @@ static bool node_prologue(SearchThread *t, int ply, int *alpha, int *beta, int *
  * first ply.
  * So a capture that mates is seen here only if material lets it through;
  * the full-width plies above see the rest. In check there is no stand pat
- * and every evasion is searched. */
+ * and every evasion is searched. qply counts the quiescence plies from the
+ * horizon (0 there): the first QS_CHECK_PLIES of them also search quiet
+ * checks (Step 6b). */
 static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
 {
     Board *b = &t->board;
