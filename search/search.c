@@ -13,6 +13,7 @@
 enum { NODE_VERIFY = 1 }; /* inside a null-move verification search: no null moves */
 
 static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply, int flags);
+static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply);
 static bool adopt_helper_proof(SearchThread *t, bool report);
 
 /* ------------------------------------------------------------- helpers */
@@ -374,6 +375,28 @@ static bool node_prologue(SearchThread *t, int ply, int *alpha, int *beta, int *
     return false;
 }
 
+/* One quiescence child, a capture or a quiet check: searched and folded
+ * into best, alpha and best_move. True on a beta cutoff; the caller checks
+ * t->stopped. */
+static inline bool qs_child(SearchThread *t, Move m, int ply, int qply, int *alpha, int beta, int *best,
+                            Move *best_move)
+{
+    Board *b = &t->board;
+    board_make(b, m);
+    int v = -qsearch(t, -beta, -*alpha, ply + 1, qply + 1);
+    board_unmake(b);
+    if (t->stopped || v <= *best)
+        return false;
+    *best = v;
+    if (v <= *alpha)
+        return false;
+    *best_move = m;
+    if (v >= beta)
+        return true;
+    *alpha = v;
+    return false;
+}
+
 /* Quiescence (seed 001): stand pat on the static eval, then captures in
  * MVV-LVA order; a capture is skipped when static eval + EGain + QS_DELTA
  * cannot reach alpha, EGain being its SEE gain, at every quiescence ply.
@@ -463,20 +486,10 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
          * generated; only the hash move came before that. */
         if (m == mp.tt_move)
             tt_prefetch(&s->tt, board_key_after(b, m));
-        board_make(b, m);
-        int v = -qsearch(t, -beta, -alpha, ply + 1, qply + 1);
-        board_unmake(b);
+        if (qs_child(t, m, ply, qply, &alpha, beta, &best, &best_move))
+            break;
         if (t->stopped)
             return 0;
-        if (v > best) {
-            best = v;
-            if (v > alpha) {
-                best_move = m;
-                if (v >= beta)
-                    break;
-                alpha = v;
-            }
-        }
     }
 
     /* Step 6b. Quiet checks, on the first quiescence plies only: a check
@@ -492,20 +505,10 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
             m = quiets.moves[i];
             if (!board_may_give_check(&cf, m) || !board_gives_check(b, m) || !board_see_ge(b, m, 0))
                 continue;
-            board_make(b, m);
-            int v = -qsearch(t, -beta, -alpha, ply + 1, qply + 1);
-            board_unmake(b);
+            if (qs_child(t, m, ply, qply, &alpha, beta, &best, &best_move))
+                break;
             if (t->stopped)
                 return 0;
-            if (v > best) {
-                best = v;
-                if (v > alpha) {
-                    best_move = m;
-                    if (v >= beta)
-                        break;
-                    alpha = v;
-                }
-            }
         }
     }
 
