@@ -47,6 +47,7 @@ StepReach board_advisor_reach[SQ_NB];
 StepReach board_elephant_reach[SQ_NB];
 StepReach board_horse_reach[SQ_NB];
 StepReach board_pawn_reach[2][SQ_NB];
+BoardCheckFilter board_check_filters[2][SQ_NB];
 uint64_t board_zobrist[PIECE_NB][SQ_NB];
 uint64_t board_zobrist_side;
 uint64_t board_struct_zobrist[PIECE_NB][SQ_NB];
@@ -203,6 +204,27 @@ void board_init(void)
                 step_add(&board_pawn_attackers[c][p->steps[i].to], s, SQ_NONE);
         }
     }
+    for (int us = 0; us < 2; us++)
+        for (int ks = 0; ks < SQ_NB; ks++) {
+            BoardCheckFilter *f = &board_check_filters[us][ks];
+            int kr = sq_rank(ks), kf = sq_file(ks);
+            for (int x = 0; x < FILE_NB; x++) {
+                sqset_add(&f->from, sq_make(x, kr));
+                sqset_add(&f->to, sq_make(x, kr));
+            }
+            for (int x = 0; x < RANK_NB; x++) {
+                sqset_add(&f->from, sq_make(kf, x));
+                sqset_add(&f->to, sq_make(kf, x));
+            }
+            const StepList *hl = &board_horse_attackers[ks];
+            for (int i = 0; i < hl->count; i++) {
+                sqset_add(&f->from, hl->steps[i].block);
+                sqset_add(&f->to, hl->steps[i].to);
+            }
+            const StepList *pl = &board_pawn_attackers[us][ks];
+            for (int i = 0; i < pl->count; i++)
+                sqset_add(&f->to, pl->steps[i].to);
+        }
 
     uint64_t state = 0x43686172696F7421ull; /* "Chariot!" */
     for (int p = 0; p < PIECE_NB; p++)

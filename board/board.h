@@ -90,7 +90,8 @@ typedef enum GenType {
     GEN_ALL,      /* every legal move */
     GEN_CAPTURES, /* legal captures only */
     GEN_QUIETS,   /* legal non-captures only */
-    GEN_EVASIONS  /* legal moves when in check (same set as GEN_ALL then) */
+    GEN_EVASIONS, /* legal moves when in check (same set as GEN_ALL then) */
+    GEN_QUIET_CHECKS /* legal non-captures that give check, in GEN_QUIETS order */
 } GenType;
 
 /* -------------------------------------------------------- position, state */

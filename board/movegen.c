@@ -176,30 +176,11 @@ static inline bool king_safe_after(const Board *b, int from, int to)
     return !attacked_virtual(b, b->plist[us][0], us ^ 1, from, to, p, false);
 }
 
-/* The squares move_checks() can react to: the general's rank and file (both
- * ways), the horse legs next to it (left), and the points from which a horse
- * or a pawn of the side to move attacks it (reached). */
+/* The squares move_checks() can react to, looked up by the mover's colour
+ * and the enemy general's square (see board_check_filters). */
 void board_check_filter(const Board *b, BoardCheckFilter *f)
 {
-    int us = b->side, ks = b->plist[us ^ 1][0];
-    int kr = sq_rank(ks), kf = sq_file(ks);
-    memset(f, 0, sizeof *f);
-    for (int x = 0; x < FILE_NB; x++) {
-        sqset_add(&f->from, sq_make(x, kr));
-        sqset_add(&f->to, sq_make(x, kr));
-    }
-    for (int x = 0; x < RANK_NB; x++) {
-        sqset_add(&f->from, sq_make(kf, x));
-        sqset_add(&f->to, sq_make(kf, x));
-    }
-    const StepList *hl = &board_horse_attackers[ks];
-    for (int i = 0; i < hl->count; i++) {
-        sqset_add(&f->from, hl->steps[i].block);
-        sqset_add(&f->to, hl->steps[i].to);
-    }
-    const StepList *pl = &board_pawn_attackers[us][ks];
-    for (int i = 0; i < pl->count; i++)
-        sqset_add(&f->to, pl->steps[i].to);
+    *f = board_check_filters[b->side][b->plist[b->side ^ 1][0]];
 }
 
 bool board_gives_check(const Board *b, Move m)
@@ -674,8 +655,64 @@ slow:;
     return l.count;
 }
 
+/* The pseudo-legal quiet moves that may give check, in gen_pseudo's order:
+ * a piece only generates the moves that the check filter lets through, so
+ * most pieces generate nothing. A leaper moves when it leaves a filter point
+ * or can reach one (an advisor or elephant that steps onto the general's
+ * line can become a cannon's screen). A rook or cannon that stands on no
+ * filter point can check only by stepping onto the general's rank or file:
+ * at most one point of each of its two lines. */
+static void gen_quiet_check_candidates(const Board *b, MoveList *l, const BoardCheckFilter *cf)
+{
+    int us = b->side, ks = b->plist[us ^ 1][0], kr = sq_rank(ks), kf = sq_file(ks);
+    const uint8_t *pl = b->plist[us];
+    l->count = 0;
+#define MAY_CHECK(sq, reach) (sqset_has(&cf->from, (sq)) || reach_meets(&cf->to, &(reach)[(sq)]))
+    if (MAY_CHECK(pl[0], board_king_reach))
+        gen_steps(b, l, pl[0], &board_king_steps[pl[0]], WANT_QUIETS, false);
+    for (int i = 1; i <= 2; i++)
+        if (pl[i] != SQ_NONE && MAY_CHECK(pl[i], board_advisor_reach))
+            gen_steps(b, l, pl[i], &board_advisor_steps[pl[i]], WANT_QUIETS, false);
+    for (int i = 3; i <= 4; i++)
+        if (pl[i] != SQ_NONE && MAY_CHECK(pl[i], board_elephant_reach))
+            gen_steps(b, l, pl[i], &board_elephant_steps[pl[i]], WANT_QUIETS, true);
+    for (int i = 5; i <= 6; i++)
+        if (pl[i] != SQ_NONE && MAY_CHECK(pl[i], board_horse_reach))
+            gen_steps(b, l, pl[i], &board_horse_steps[pl[i]], WANT_QUIETS, true);
+    for (int i = 7; i <= 10; i++) {
+        int from = pl[i];
+        if (from == SQ_NONE)
+            continue;
+        if (sqset_has(&cf->from, from)) {
+            gen_slider(b, l, from, i >= 9, WANT_QUIETS);
+            continue;
+        }
+        int r = sq_rank(from), f = sq_file(from);
+        if (board_rank_slide[f][b->rank_occ[r]].quiet & (1u << kf))
+            add(l, from, r * FILE_NB + kf);
+        if (board_file_slide[r][b->file_occ[f]].quiet & (1u << kr))
+            add(l, from, kr * FILE_NB + f);
+    }
+    for (int i = 11; i <= 15; i++)
+        if (pl[i] != SQ_NONE && MAY_CHECK(pl[i], board_pawn_reach[us]))
+            gen_steps(b, l, pl[i], &board_pawn_steps[us][pl[i]], WANT_QUIETS, false);
+#undef MAY_CHECK
+}
+
 void board_generate(const Board *b, GenType type, MoveList *list)
 {
+    if (type == GEN_QUIET_CHECKS) {
+        BoardCheckFilter cf;
+        board_check_filter(b, &cf);
+        gen_quiet_check_candidates(b, list, &cf);
+        int n = 0;
+        for (int i = 0; i < list->count; i++)
+            if (board_may_give_check(&cf, list->moves[i]) && board_gives_check(b, list->moves[i]))
+                list->moves[n++] = list->moves[i];
+        list->count = n;
+        filter_legal(b, list);
+        return;
+    }
     int want = type == GEN_CAPTURES ? WANT_CAPTURES : type == GEN_QUIETS ? WANT_QUIETS : WANT_QUIETS | WANT_CAPTURES;
     gen_pseudo(b, list, want);
     filter_legal(b, list);

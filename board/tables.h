@@ -52,6 +52,13 @@ extern StepReach board_elephant_reach[SQ_NB];
 extern StepReach board_horse_reach[SQ_NB];
 extern StepReach board_pawn_reach[2][SQ_NB];
 
+/* [mover's colour][enemy general's square]: the squares move_checks() can
+ * react to, the general's rank and file (both ways), the horse legs next to
+ * it (left), and the points from which a horse or a pawn of the mover
+ * attacks it (reached). A table, because it depends on nothing else and the
+ * search asks for it at most nodes. */
+extern BoardCheckFilter board_check_filters[2][SQ_NB];
+
 extern uint64_t board_zobrist[PIECE_NB][SQ_NB];
 extern uint64_t board_zobrist_side;
 /* A piece's term in its structure key (0 for pieces of neither structure),

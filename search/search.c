@@ -497,13 +497,11 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
      * often decides a xiangqi position, and the reply is an evasion, so
      * the tree stays small. A check that loses its piece by SEE is left out. */
     if (!in_check && qply < QS_CHECK_PLIES && best < beta && !t->stopped) {
-        MoveList quiets;
-        board_generate(b, GEN_QUIETS, &quiets);
-        BoardCheckFilter cf;
-        board_check_filter(b, &cf);
-        for (int i = 0; i < quiets.count; i++) {
-            m = quiets.moves[i];
-            if (!board_may_give_check(&cf, m) || !board_gives_check(b, m) || !board_see_ge(b, m, 0))
+        MoveList checks;
+        board_generate(b, GEN_QUIET_CHECKS, &checks);
+        for (int i = 0; i < checks.count; i++) {
+            m = checks.moves[i];
+            if (!board_see_ge(b, m, 0))
                 continue;
             if (qs_child(t, m, ply, qply, &alpha, beta, &best, &best_move))
                 break;

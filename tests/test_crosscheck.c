@@ -146,10 +146,20 @@ static void crosscheck(Board *b)
 {
     Grid g;
     grid_from_board(b, &g);
-    MoveList all, caps, quiets;
+    MoveList all, caps, quiets, qchecks;
     board_generate(b, GEN_ALL, &all);
     board_generate(b, GEN_CAPTURES, &caps);
     board_generate(b, GEN_QUIETS, &quiets);
+    board_generate(b, GEN_QUIET_CHECKS, &qchecks);
+    /* The quiet checks are the quiet moves that check, in the same order. */
+    int nq = 0;
+    for (int i = 0; i < quiets.count; i++) {
+        if (!board_gives_check(b, quiets.moves[i]))
+            continue;
+        CHECK(nq < qchecks.count && qchecks.moves[nq] == quiets.moves[i]);
+        nq++;
+    }
+    CHECK_EQ_INT(qchecks.count, nq);
     int ref_count = 0;
     for (int from = 0; from < SQ_NB; from++) {
         bool own = b->sq[from] && piece_color(b->sq[from]) == b->side;
