@@ -172,25 +172,31 @@ static void start_quiets(MovePicker *mp)
 
 int movepick_skip_quiets(MovePicker *mp)
 {
-    if (mp->stage == ST_QUIETS_GEN)
-        start_quiets(mp);
+    if (mp->stage == ST_QUIETS_GEN) {
+        /* Not generated yet: only the quiet checks decide, and listing
+         * those alone is much cheaper than listing every quiet move. The
+         * picker stays where it was if one of them is still to come. */
+        MoveList checks;
+        board_generate(mp->b, GEN_QUIET_CHECKS, &checks);
+        for (int i = 0; i < checks.count; i++)
+            if (!is_special(mp, checks.moves[i]))
+                return SKIP_QUIET_CHECK;
+        mp->stage = ST_BAD_CAPTURES;
+        return SKIP_DONE;
+    }
     if (mp->stage != ST_QUIETS)
         return SKIP_NOT_AT_QUIETS;
     /* The moves the quiet stage has yet to return are the non-special ones
      * left in the list, whatever their order. */
     BoardCheckFilter cf;
     board_check_filter(mp->b, &cf);
-    int n = 0;
     for (int i = mp->idx; i < mp->list.count; i++) {
         Move m = mp->list.moves[i];
-        if (is_special(mp, m))
-            continue;
-        if (board_may_give_check(&cf, m) && board_gives_check(mp->b, m))
+        if (!is_special(mp, m) && board_may_give_check(&cf, m) && board_gives_check(mp->b, m))
             return SKIP_QUIET_CHECK;
-        n++;
     }
     mp->idx = mp->list.count;
-    return n;
+    return SKIP_DONE;
 }
 
 Move movepick_next(MovePicker *mp)

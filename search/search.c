@@ -798,16 +798,16 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
          * until one is searched (alpha, best and the move count only move
          * towards more pruning meanwhile). If no quiet move left gives
          * check, all of them would be pruned in turn, so the picker drops
-         * them without ordering them: the same moves are searched, in the
-         * same order, and the move count is the same. */
+         * them without listing them: the same moves are searched, in the
+         * same order. The count of moves then falls short by the dropped
+         * ones, which is harmless: past this point it is read only by the
+         * quiet moves' pruning (none are left) and by Step 11's "no move"
+         * test (a move was searched). */
         if (!quiet_skip_tried && may_prune && searched > 0 && best > -SCORE_RULE_MIN &&
             (prune_at_mate_bounds || !is_decisive(alpha)) &&
             (futile(lmr_depth(s, depth, moves + 1), static_eval, alpha) ||
              (depth <= LMP_DEPTH && moves + 1 > lmp_moves))) {
-            int skipped = movepick_skip_quiets(&mp);
-            if (skipped >= 0)
-                moves += skipped;
-            quiet_skip_tried = skipped != SKIP_NOT_AT_QUIETS;
+            quiet_skip_tried = movepick_skip_quiets(&mp) != SKIP_NOT_AT_QUIETS;
         }
         if ((m = movepick_next(&mp)) == MOVE_NONE)
             break;

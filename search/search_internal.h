@@ -135,11 +135,12 @@ void movepick_init_qs(MovePicker *mp, const Board *b, const struct SearchThread 
 Move movepick_next(MovePicker *mp);
 /* When the picker is at (or just before) the quiet stage and none of the
  * quiet moves it has yet to return gives check, drops them all and returns
- * how many they were. Otherwise it drops nothing and returns
- * SKIP_NOT_AT_QUIETS (the picker is before or past that stage) or
- * SKIP_QUIET_CHECK (one of them gives check). For a caller that would prune
- * every quiet non-checking move unseen: it saves ordering them. */
-enum { SKIP_NOT_AT_QUIETS = -1, SKIP_QUIET_CHECK = -2 };
+ * SKIP_DONE. Otherwise it drops nothing and returns SKIP_NOT_AT_QUIETS (the
+ * picker is before or past that stage) or SKIP_QUIET_CHECK (one of them
+ * gives check). For a caller that would prune every quiet non-checking move
+ * unseen: it saves generating (or ordering) them. The dropped moves are not
+ * counted: a caller that has searched a move already needs no count. */
+enum { SKIP_DONE = 0, SKIP_NOT_AT_QUIETS = -1, SKIP_QUIET_CHECK = -2 };
 int movepick_skip_quiets(MovePicker *mp);
 /* A quiet move's record for piece pc to square to: butterfly history plus
  * both continuation histories (the quiet order, and LMR's history term). */
