@@ -111,6 +111,11 @@ enum { CAPT_HIST_DIV = 4 };
  * CORR_WEIGHT_SCALE of the way. */
 enum { CORR_SIZE = 1 << 14, CORR_GRAIN = 16, CORR_MAX = 300 * CORR_GRAIN };
 enum { CORR_WEIGHT_MAX = 16, CORR_WEIGHT_SCALE = 256 };
+/* Static evals cached per thread, direct-mapped by the position key
+ * (a power of two; 8 bytes an entry, so 128 KB a thread stays in L2). The
+ * hash table keeps evals too, but only of positions it stores; quiescence
+ * and pruned nodes meet the same positions again from other move orders. */
+enum { EVAL_CACHE_SIZE = 1 << 14 };
 /* Counter-move heuristic on/off (kept only where it reduces bench nodes). */
 enum { USE_COUNTER_MOVE = 1 };
 

@@ -32,7 +32,20 @@ static inline int below_rule_band(int v)
     return v;
 }
 
-static int evaluate(SearchThread *t) { return below_rule_band(eval_evaluate(&t->board, t->s->opt.knowledge)); }
+/* The static eval, through the thread's eval cache. The index takes the
+ * key's low bits and the check its high 48, so they overlap in no bit. */
+static int evaluate(SearchThread *t)
+{
+    const int knowledge = t->s->opt.knowledge;
+    const uint64_t key = t->board.key ^ (uint64_t)knowledge * 0x9E3779B97F4A7C15ull;
+    uint64_t *e = &t->eval_cache[key & (EVAL_CACHE_SIZE - 1)];
+    const uint64_t tag = key & ~UINT64_C(0xFFFF);
+    if ((*e & ~UINT64_C(0xFFFF)) == tag)
+        return (int16_t)(uint16_t)*e;
+    int v = below_rule_band(eval_evaluate(&t->board, knowledge));
+    *e = tag | (uint16_t)(int16_t)v;
+    return v;
+}
 
 /* ------------------------------------------------- eval correction */
 

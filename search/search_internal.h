@@ -208,6 +208,10 @@ typedef struct SearchThread {
     /* Static-eval corrections [side to move][key], see CORR_SIZE and
      * CORR_LAST_MOVE. */
     int16_t corr[2][CORR_NB][CORR_SIZE];
+    /* Static evals (see EVAL_CACHE_SIZE): the key's high 48 bits, and the
+     * eval in the low 16. A pure cache: the eval is a function of the
+     * position (and the knowledge level, mixed into the key). */
+    uint64_t eval_cache[EVAL_CACHE_SIZE];
 } SearchThread;
 
 /* The continuation table of replies to the move made `back` plies above a
