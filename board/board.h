@@ -235,11 +235,14 @@ static inline int board_see_floor(const Board *b, Move m)
 {
     return BOARD_SEE_VALUE[piece_type(b->sq[move_to(m)])] - BOARD_SEE_VALUE[piece_type(b->sq[move_from(m)])];
 }
+/* board_see(b, m) >= threshold, by an exchange that stops once the answer
+ * is known (board_see_ge's slow path). */
+bool board_see_reaches(const Board *b, Move m, int threshold);
 /* Whether board_see(b, m) >= threshold, computing the exchange only where
  * the floor leaves the answer open. */
 static inline bool board_see_ge(const Board *b, Move m, int threshold)
 {
-    return board_see_floor(b, m) >= threshold || board_see(b, m) >= threshold;
+    return board_see_floor(b, m) >= threshold || board_see_reaches(b, m, threshold);
 }
 static inline bool board_is_capture(const Board *b, Move m) { return b->sq[move_to(m)] != PIECE_NONE; }
 /* The Zobrist key the position would have after m, without making it. */

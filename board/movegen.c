@@ -806,7 +806,7 @@ static void see_lift(SeeBoard *s, int sq)
 }
 
 /* The least valuable piece of colour `by` that can capture on t, or -1. */
-static int see_least_attacker(const SeeBoard *s, int t, int by)
+static inline __attribute__((always_inline)) int see_least_attacker(const SeeBoard *s, int t, int by)
 {
     int tr = sq_rank(t), tf = sq_file(t);
     const StepList *pl = &board_pawn_attackers[by][t];
@@ -858,13 +858,28 @@ static int see_least_attacker(const SeeBoard *s, int t, int by)
     return -1;
 }
 
+static void see_copy(SeeBoard *s, const Board *b)
+{
+    memcpy(s->sq, b->sq, sizeof s->sq);
+    memcpy(s->rank_occ, b->rank_occ, sizeof s->rank_occ);
+    memcpy(s->file_occ, b->file_occ, sizeof s->file_occ);
+}
+
+/* Puts the piece from `from` on t (a capture on the copy). */
+static void see_take(SeeBoard *s, int from, int t)
+{
+    Piece p = s->sq[from];
+    see_lift(s, from);
+    s->sq[t] = p;
+    s->rank_occ[sq_rank(t)] |= (uint16_t)(1u << sq_file(t));
+    s->file_occ[sq_file(t)] |= (uint16_t)(1u << sq_rank(t));
+}
+
 int board_see(const Board *b, Move m)
 {
     int from = move_from(m), to = move_to(m);
     SeeBoard s;
-    memcpy(s.sq, b->sq, sizeof s.sq);
-    memcpy(s.rank_occ, b->rank_occ, sizeof s.rank_occ);
-    memcpy(s.file_occ, b->file_occ, sizeof s.file_occ);
+    see_copy(&s, b);
 
     int gain[40], d = 0;
     gain[0] = s.sq[to] ? BOARD_SEE_VALUE[piece_type(s.sq[to])] : 0;
@@ -900,4 +915,50 @@ int board_see(const Board *b, Move m)
         d--;
     }
     return gain[0];
+}
+
+/* board_see(b, m) >= threshold, without the whole exchange: it stops as
+ * soon as the side to capture can no longer change the answer. `balance` is
+ * what the side that just captured stands to be short of the threshold by
+ * (from its own view) if its piece is taken next; `wins` says whether the
+ * mover's side reaches the threshold if the exchange stops here. Either
+ * side may stop after the forced first capture, as in board_see, and the
+ * general takes only when nothing can take it back. */
+bool board_see_reaches(const Board *b, Move m, int threshold)
+{
+    int from = move_from(m), to = move_to(m);
+    int balance = BOARD_SEE_VALUE[piece_type(b->sq[to])] - threshold;
+    if (balance < 0)
+        return false; /* even an unanswered capture falls short */
+    balance = BOARD_SEE_VALUE[piece_type(b->sq[from])] - balance;
+    if (balance <= 0)
+        return true; /* even losing the mover leaves enough */
+    SeeBoard s;
+    see_copy(&s, b);
+    see_take(&s, from, to);
+    int side = b->side ^ 1;
+    bool wins = true;
+    for (;;) {
+        int att = see_least_attacker(&s, to, side);
+        if (att < 0)
+            break;
+        if (piece_type(s.sq[att]) == KING) {
+            SeeBoard t = s;
+            see_take(&t, att, to);
+            /* The general's capture, when allowed, ends the exchange in its
+             * side's favour. */
+            if (see_least_attacker(&t, to, side ^ 1) < 0)
+                wins = !wins;
+            break;
+        }
+        wins = !wins;
+        /* If the piece that now takes is lost in turn, its side still gets
+         * what it wanted only when balance stays within its value. */
+        balance = BOARD_SEE_VALUE[piece_type(s.sq[att])] - balance;
+        if (balance < (int)wins)
+            break;
+        see_take(&s, att, to);
+        side ^= 1;
+    }
+    return wins;
 }

@@ -199,6 +199,41 @@ static void test_see(void)
     CHECK_EQ_INT(board_see(&b, move_from_iccs("e2e5")), 400);
 }
 
+/* The early-stopping exchange agrees with the whole one at every threshold
+ * (around each value, where the comparison turns), for every legal move of
+ * positions from random games. */
+static void test_see_reaches(void)
+{
+    static const int offsets[] = {-1000, -451, -450, -401, -400, -101, -100, -1, 0, 1, 100, 101, 400, 450, 901};
+    for (int game = 0; game < 30; game++) {
+        board_startpos(&b);
+        for (int plies = 0; plies < 200; plies++) {
+            MoveList l;
+            board_generate(&b, GEN_ALL, &l);
+            if (!l.count)
+                break;
+            for (int i = 0; i < l.count; i++) {
+                int v = board_see(&b, l.moves[i]);
+                for (size_t k = 0; k < sizeof offsets / sizeof offsets[0]; k++) {
+                    int t = v + offsets[k];
+                    if (board_see_reaches(&b, l.moves[i], t) != (v >= t)) {
+                        fprintf(stderr, "see_reaches: move %d value %d threshold %d\n", l.moves[i], v, t);
+                        test_failures++;
+                        return;
+                    }
+                    CHECK(board_see_reaches(&b, l.moves[i], offsets[k]) == (v >= offsets[k]));
+                }
+            }
+            /* Captures first, so the games keep exchanges on the board. */
+            Move m = l.moves[rng() % l.count];
+            for (int i = 0; i < l.count && rng() % 2; i++)
+                if (board_is_capture(&b, l.moves[i]))
+                    m = l.moves[i];
+            board_make(&b, m);
+        }
+    }
+}
+
 static void test_compaction(void)
 {
     board_startpos(&b);
@@ -231,6 +266,7 @@ int main(void)
     test_bad_fens();
     test_make_unmake();
     test_see();
+    test_see_reaches();
     test_compaction();
     TEST_END();
 }
