@@ -91,7 +91,9 @@ typedef enum GenType {
     GEN_CAPTURES, /* legal captures only */
     GEN_QUIETS,   /* legal non-captures only */
     GEN_EVASIONS, /* legal moves when in check (same set as GEN_ALL then) */
-    GEN_QUIET_CHECKS /* legal non-captures that give check, in GEN_QUIETS order */
+    GEN_QUIET_CHECKS, /* legal non-captures that give check, in GEN_QUIETS order */
+    GEN_QUIET_CHECKS_PSEUDO /* the same before the legality test: each may still leave
+                               the own general attacked (board_is_legal tells) */
 } GenType;
 
 /* -------------------------------------------------------- position, state */

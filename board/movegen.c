@@ -701,7 +701,7 @@ static void gen_quiet_check_candidates(const Board *b, MoveList *l, const BoardC
 
 void board_generate(const Board *b, GenType type, MoveList *list)
 {
-    if (type == GEN_QUIET_CHECKS) {
+    if (type == GEN_QUIET_CHECKS || type == GEN_QUIET_CHECKS_PSEUDO) {
         BoardCheckFilter cf;
         board_check_filter(b, &cf);
         gen_quiet_check_candidates(b, list, &cf);
@@ -710,7 +710,8 @@ void board_generate(const Board *b, GenType type, MoveList *list)
             if (board_may_give_check(&cf, list->moves[i]) && board_gives_check(b, list->moves[i]))
                 list->moves[n++] = list->moves[i];
         list->count = n;
-        filter_legal(b, list);
+        if (type == GEN_QUIET_CHECKS)
+            filter_legal(b, list);
         return;
     }
     int want = type == GEN_CAPTURES ? WANT_CAPTURES : type == GEN_QUIETS ? WANT_QUIETS : WANT_QUIETS | WANT_CAPTURES;

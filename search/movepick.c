@@ -177,9 +177,9 @@ int movepick_skip_quiets(MovePicker *mp)
          * those alone is much cheaper than listing every quiet move. The
          * picker stays where it was if one of them is still to come. */
         MoveList checks;
-        board_generate(mp->b, GEN_QUIET_CHECKS, &checks);
+        board_generate(mp->b, GEN_QUIET_CHECKS_PSEUDO, &checks);
         for (int i = 0; i < checks.count; i++)
-            if (!is_special(mp, checks.moves[i]))
+            if (!is_special(mp, checks.moves[i]) && board_is_legal(mp->b, checks.moves[i]))
                 return SKIP_QUIET_CHECK;
         mp->stage = ST_BAD_CAPTURES;
         return SKIP_DONE;

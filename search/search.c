@@ -511,10 +511,11 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
      * the tree stays small. A check that loses its piece by SEE is left out. */
     if (!in_check && qply < QS_CHECK_PLIES && best < beta && !t->stopped) {
         MoveList checks;
-        board_generate(b, GEN_QUIET_CHECKS, &checks);
+        /* Legality is tested last: the SEE test drops many checks first. */
+        board_generate(b, GEN_QUIET_CHECKS_PSEUDO, &checks);
         for (int i = 0; i < checks.count; i++) {
             m = checks.moves[i];
-            if (!board_see_ge(b, m, 0))
+            if (!board_see_ge(b, m, 0) || !board_is_legal(b, m))
                 continue;
             if (qs_child(t, m, ply, qply, &alpha, beta, &best, &best_move))
                 break;

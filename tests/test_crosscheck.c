@@ -160,6 +160,18 @@ static void crosscheck(Board *b)
         nq++;
     }
     CHECK_EQ_INT(qchecks.count, nq);
+    /* Before the legality test: the same moves once board_is_legal has
+     * dropped the illegal ones. */
+    MoveList pchecks;
+    board_generate(b, GEN_QUIET_CHECKS_PSEUDO, &pchecks);
+    int np = 0;
+    for (int i = 0; i < pchecks.count; i++) {
+        if (!board_is_legal(b, pchecks.moves[i]))
+            continue;
+        CHECK(np < qchecks.count && qchecks.moves[np] == pchecks.moves[i]);
+        np++;
+    }
+    CHECK_EQ_INT(qchecks.count, np);
     int ref_count = 0;
     for (int from = 0; from < SQ_NB; from++) {
         bool own = b->sq[from] && piece_color(b->sq[from]) == b->side;
