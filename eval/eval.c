@@ -92,6 +92,13 @@ static int32_t cannon_target_score[2][PIECE_NB];
  * use the same table and Black's share is subtracted. The trace build counts
  * every weight on its own instead (eval_material_terms). */
 static int32_t imbalance_net[IMB_TYPES][IMB_TYPES];
+/* Black's material as one index, in mixed radix over the advisor .. pawn
+ * counts (each at most its board slot count: 2, 2, 2, 2, 2, 5), and for
+ * each index the column imbalance_net . counts: Red's counts then take one
+ * product each (imbalance). */
+static const int IMB_RADIX[IMB_TYPES] = {3, 3, 3, 3, 3, 6};
+enum { IMB_SIGS = 3 * 3 * 3 * 3 * 3 * 6 };
+static int32_t imbalance_cols[IMB_SIGS][IMB_TYPES];
 #endif
 enum { PAWN_GRID_NOWHERE = 63 };
 #define PAWN_GRID_MASK ((UINT64_C(1) << 50) - 1)
@@ -218,6 +225,21 @@ void eval_init(void)
     for (int t = 0; t < IMB_TYPES; t++)
         for (int e = 0; e < IMB_TYPES; e++)
             imbalance_net[t][e] = WS(W_IMBALANCE + t * IMB_TYPES + e) - WS(W_IMBALANCE + e * IMB_TYPES + t);
+    for (int t = 0; t < IMB_TYPES; t++)
+        assert(IMB_RADIX[t] == BOARD_SLOT_COUNT[ADVISOR + t] + 1);
+    for (int sig = 0; sig < IMB_SIGS; sig++) {
+        int n[IMB_TYPES];
+        for (int e = 0, rest = sig; e < IMB_TYPES; e++) {
+            n[e] = rest % IMB_RADIX[e];
+            rest /= IMB_RADIX[e];
+        }
+        for (int t = 0; t < IMB_TYPES; t++) {
+            int32_t col = 0;
+            for (int e = 0; e < IMB_TYPES; e++)
+                col += imbalance_net[t][e] * n[e];
+            imbalance_cols[sig][t] = col;
+        }
+    }
 #endif
 }
 
@@ -625,20 +647,17 @@ static int32_t psq_sum(const Board *b TR_PARAM)
 }
 
 #ifndef EVAL_TRACE
-/* Red's imbalance less Black's, from imbalance_net: the same sum as the
- * trace build's per-side loops, with half the multiplications. */
+/* Red's imbalance less Black's, from imbalance_cols: the same sum as the
+ * trace build's per-side loops, with six multiplications. */
 static int32_t imbalance(const Board *b)
 {
+    int sig = 0;
+    for (int e = IMB_TYPES - 1; e >= 0; e--)
+        sig = sig * IMB_RADIX[e] + count_of(b, BLACK, ADVISOR + e);
+    const int32_t *col = imbalance_cols[sig];
     int32_t s = 0;
-    for (int t = 0; t < IMB_TYPES; t++) {
-        int own = count_of(b, RED, ADVISOR + t);
-        if (own == 0)
-            continue;
-        int32_t row = 0;
-        for (int e = 0; e < IMB_TYPES; e++)
-            row += imbalance_net[t][e] * count_of(b, BLACK, ADVISOR + e);
-        s += own * row;
-    }
+    for (int t = 0; t < IMB_TYPES; t++)
+        s += count_of(b, RED, ADVISOR + t) * col[t];
     return s;
 }
 #endif
