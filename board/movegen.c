@@ -886,11 +886,7 @@ int board_see(const Board *b, Move m)
 
     int gain[40], d = 0;
     gain[0] = s.sq[to] ? BOARD_SEE_VALUE[piece_type(s.sq[to])] : 0;
-    Piece on_target = s.sq[from];
-    see_lift(&s, from);
-    s.sq[to] = on_target;
-    s.rank_occ[sq_rank(to)] |= (uint16_t)(1u << sq_file(to));
-    s.file_occ[sq_file(to)] |= (uint16_t)(1u << sq_rank(to));
+    see_take(&s, from, to);
     int side = b->side ^ 1;
     while (d < 38) {
         int att = see_least_attacker(&s, to, side);
@@ -899,16 +895,13 @@ int board_see(const Board *b, Move m)
         /* A general may only take when nothing can take it back. */
         if (piece_type(s.sq[att]) == KING) {
             SeeBoard t = s;
-            see_lift(&t, att);
-            t.sq[to] = s.sq[att];
+            see_take(&t, att, to);
             if (see_least_attacker(&t, to, side ^ 1) >= 0)
                 break;
         }
         d++;
-        gain[d] = BOARD_SEE_VALUE[piece_type(on_target)] - gain[d - 1];
-        on_target = s.sq[att];
-        see_lift(&s, att);
-        s.sq[to] = on_target;
+        gain[d] = BOARD_SEE_VALUE[piece_type(s.sq[to])] - gain[d - 1];
+        see_take(&s, att, to);
         side ^= 1;
     }
     while (d > 0) {

@@ -142,6 +142,19 @@ static bool has_move(const MoveList *l, Move m)
     return false;
 }
 
+/* `kept` is exactly the moves of `all` that pass `keep`, in their order. */
+static void expect_kept(const Board *b, const MoveList *all, bool (*keep)(const Board *, Move), const MoveList *kept)
+{
+    int n = 0;
+    for (int i = 0; i < all->count; i++) {
+        if (!keep(b, all->moves[i]))
+            continue;
+        CHECK(n < kept->count && kept->moves[n] == all->moves[i]);
+        n++;
+    }
+    CHECK_EQ_INT(kept->count, n);
+}
+
 static void crosscheck(Board *b)
 {
     Grid g;
@@ -152,26 +165,12 @@ static void crosscheck(Board *b)
     board_generate(b, GEN_QUIETS, &quiets);
     board_generate(b, GEN_QUIET_CHECKS, &qchecks);
     /* The quiet checks are the quiet moves that check, in the same order. */
-    int nq = 0;
-    for (int i = 0; i < quiets.count; i++) {
-        if (!board_gives_check(b, quiets.moves[i]))
-            continue;
-        CHECK(nq < qchecks.count && qchecks.moves[nq] == quiets.moves[i]);
-        nq++;
-    }
-    CHECK_EQ_INT(qchecks.count, nq);
+    expect_kept(b, &quiets, board_gives_check, &qchecks);
     /* Before the legality test: the same moves once board_is_legal has
      * dropped the illegal ones. */
     MoveList pchecks;
     board_generate(b, GEN_QUIET_CHECKS_PSEUDO, &pchecks);
-    int np = 0;
-    for (int i = 0; i < pchecks.count; i++) {
-        if (!board_is_legal(b, pchecks.moves[i]))
-            continue;
-        CHECK(np < qchecks.count && qchecks.moves[np] == pchecks.moves[i]);
-        np++;
-    }
-    CHECK_EQ_INT(qchecks.count, np);
+    expect_kept(b, &pchecks, board_is_legal, &qchecks);
     int ref_count = 0;
     for (int from = 0; from < SQ_NB; from++) {
         bool own = b->sq[from] && piece_color(b->sq[from]) == b->side;
