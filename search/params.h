@@ -29,8 +29,11 @@ enum { NULL_SAFE_MARGIN = 1000 };
 
 /* EGain pruning margin (seed 001's DELTA): a capture is skipped when
  * static eval + SEE gain + QS_DELTA <= alpha, at every quiescence ply.
- * Covers the positional swing a capture may bring. */
-enum { QS_DELTA = 100 };
+ * Covers the positional swing a capture may bring: threats, mobility and
+ * king danger move the eval by more than a pawn when a piece leaves or
+ * falls. SPRT [0, 5] at 10k nodes, 200 against 100: +17.9 +/- 10.0 Elo,
+ * 3005 games, LLR 2.95. */
+enum { QS_DELTA = 200 };
 /* Quiescence also searches quiet checks on its first QS_CHECK_PLIES plies. */
 enum { QS_CHECK_PLIES = 1 };
 
