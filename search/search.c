@@ -478,9 +478,14 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
             if (bound <= alpha) {
                 if (bound > best)
                     best = bound;
-                /* After the hash move, captures come by victim value, most
-                 * valuable first: every one left has a victim bound no
-                 * higher, so it would be pruned too, without raising best. */
+                /* After the hash move, captures come mostly by victim value,
+                 * most valuable first, so the ones left would mostly be
+                 * pruned too. Not always: the capture history can lift a
+                 * lesser victim above a greater one (by up to 1024 points of
+                 * victim value), and the loop then stops before a capture
+                 * it would have searched. Searching on measured neutral
+                 * (+3.6 +/- 7.7 Elo at 10k nodes, 4256 games; +0.8 +/- 8.1,
+                 * 3720 games) for 1.8% more bench nodes, so the stop stays. */
                 if (m != mp.tt_move)
                     break;
                 continue;
