@@ -1,7 +1,10 @@
 #!/bin/sh
 # sprt_nodes.sh — a fixed-node SPRT of one Chariot build against another, as
 # the search and eval changes in the commit log were measured.
-# Usage: tools/sprt_nodes.sh NEW BASE OPENINGS.fen OUTDIR [NODES] [ELO0] [ELO1] [GAMES]
+# Usage: tools/sprt_nodes.sh NEW BASE OPENINGS.fen OUTDIR [LIMIT] [ELO0] [ELO1] [GAMES]
+#   LIMIT: a node count a move, or a time control as tc=2+0.02 (for changes
+#   whose effect grows with depth: 10k nodes reach depth 8 or so, a game at
+#   10+0.1 depth 15).
 #   defaults: 10000 nodes a move, [0, 5], at most 8000 games; env SEED (1).
 #   16 MB hash each, concurrency 2, fishtest-style adjudication, pentanomial SPRT.
 #   OPENINGS should hold thousands of lines (tools/wide_openings.py): a fixed-node
@@ -13,7 +16,11 @@ new=$1
 base=$2
 openings=$3
 out=$4
-nodes=${5:-10000}
+limit=${5:-10000}
+case $limit in
+tc=*) ;;
+*) limit="nodes=$limit" ;;
+esac
 elo0=${6:-0}
 elo1=${7:-5}
 games=${8:-8000}
@@ -21,7 +28,7 @@ mkdir -p "$out"
 exec "$base" match \
     -engine name=new cmd="$new" option.hashsize=16 \
     -engine name=base cmd="$base" option.hashsize=16 \
-    -each nodes="$nodes" -games "$games" -concurrency 2 \
+    -each "$limit" -games "$games" -concurrency 2 \
     -openings file="$openings" order=random seed="${SEED:-1}" \
     -resign movecount=3 score=600 twosided=true -draw movenumber=34 movecount=8 score=20 \
     -sprt elo0="$elo0" elo1="$elo1" alpha=0.05 beta=0.05 \
