@@ -1,5 +1,5 @@
 #!/bin/sh
-# sprt_nodes.sh — a fixed-node SPRT of one Chariot build against another, as
+# sprt_nodes.sh — an SPRT of one Chariot build against another at fixed nodes (or a time control), as
 # the search and eval changes in the commit log were measured.
 # Usage: tools/sprt_nodes.sh NEW BASE OPENINGS.fen OUTDIR [LIMIT] [ELO0] [ELO1] [GAMES]
 #   LIMIT: a node count a move, or a time control as tc=2+0.02 (for changes
