@@ -704,3 +704,7 @@ int eval_evaluate(const Board *b, int knowledge TR_PARAM)
         v += TEMPO_BONUS;
     return v;
 }
+
+#ifndef EVAL_TRACE
+int eval_other_side(int v, int knowledge) { return knowledge >= KNOW_BASIC ? 2 * TEMPO_BONUS - v : -v; }
+#endif

@@ -28,21 +28,51 @@ static inline int below_rule_band(int v)
     return v;
 }
 
+/* The thread's eval cache: see evaluate(). */
+static inline uint64_t eval_cache_key(uint64_t board_key, int knowledge)
+{
+    return board_key ^ (uint64_t)knowledge * 0x9E3779B97F4A7C15ull;
+}
+
+static inline bool eval_cache_get(const SearchThread *t, uint64_t key, int *v)
+{
+    const uint64_t e = t->eval_cache[key & (EVAL_CACHE_SIZE - 1)];
+    if ((e & ~UINT64_C(0xFFFF)) != (key & ~UINT64_C(0xFFFF)))
+        return false;
+    *v = (int16_t)(uint16_t)e;
+    return true;
+}
+
+static inline void eval_cache_put(SearchThread *t, uint64_t key, int v)
+{
+    t->eval_cache[key & (EVAL_CACHE_SIZE - 1)] = (key & ~UINT64_C(0xFFFF)) | (uint16_t)(int16_t)v;
+}
+
 /* The static eval, through the thread's eval cache (EVAL_CACHE_SIZE says
  * why there is one besides the TT's evals; an earlier cache of 16-byte
  * entries was dropped, and this one of 8-byte entries measured 2% fewer
  * instructions on the bench). The index takes the key's low bits and the
- * check its high 48, so they overlap in no bit. */
+ * check its high 48, so they overlap in no bit.
+ * After a null move the position differs from its parent only in the side
+ * to move, and the parent was evaluated just before (the null move's eval
+ * gate needs it): its cached eval gives this one's exactly, unless it sat
+ * at the clamp, where the raw value is lost. A null move is tried at about
+ * one node in five of the bench, so this saves that many evaluations. */
 static int evaluate(SearchThread *t)
 {
     const int knowledge = t->s->opt.knowledge;
-    const uint64_t key = t->board.key ^ (uint64_t)knowledge * 0x9E3779B97F4A7C15ull;
-    uint64_t *e = &t->eval_cache[key & (EVAL_CACHE_SIZE - 1)];
-    const uint64_t tag = key & ~UINT64_C(0xFFFF);
-    if ((*e & ~UINT64_C(0xFFFF)) == tag)
-        return (int16_t)(uint16_t)*e;
-    int v = below_rule_band(eval_evaluate(&t->board, knowledge));
-    *e = tag | (uint16_t)(int16_t)v;
+    const uint64_t key = eval_cache_key(t->board.key, knowledge);
+    int v;
+    if (eval_cache_get(t, key, &v))
+        return v;
+    int parent;
+    if (board_last_move(&t->board) == MOVE_NULL &&
+        eval_cache_get(t, eval_cache_key(board_key_after_null(&t->board), knowledge), &parent) &&
+        parent < SCORE_RULE_MIN - 1 && parent > -(SCORE_RULE_MIN - 1))
+        v = below_rule_band(eval_other_side(parent, knowledge));
+    else
+        v = below_rule_band(eval_evaluate(&t->board, knowledge));
+    eval_cache_put(t, key, v);
     return v;
 }
 

@@ -134,6 +134,25 @@ static void check_symmetry(const Board *b)
     }
 }
 
+/* The search derives the eval after a null move from its parent's
+ * (eval_other_side): the position with the other side to move must score
+ * exactly that at every knowledge level. A term that looked at the side to
+ * move would break it. */
+static int other_side_checked;
+static void check_other_side(Board *b)
+{
+    if (board_in_check(b))
+        return;
+    for (int k = 0; k <= 3; k++) {
+        int v = eval_evaluate(b, k);
+        board_make_null(b);
+        int nv = eval_evaluate(b, k);
+        board_unmake_null(b);
+        CHECK_EQ_INT(nv, eval_other_side(v, k));
+    }
+    other_side_checked++;
+}
+
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
 static uint32_t rng_next(void)
 {
@@ -155,6 +174,7 @@ static void test_symmetry_and_incremental(void)
         positions++;
         CHECK_EQ_INT(b.psq, psq_from_scratch(&b));
         check_symmetry(&b);
+        check_other_side(&b);
 
         /* Random walk: the incremental sum must track the mailbox, and the
          * mirrors must still agree in the positions reached. */
@@ -171,6 +191,7 @@ static void test_symmetry_and_incremental(void)
             CHECK_EQ_INT(b.psq, psq_from_scratch(&b));
             if (ply % 4 == 3) {
                 check_symmetry(&b);
+                check_other_side(&b);
                 random_positions++;
             }
         }
@@ -181,7 +202,9 @@ static void test_symmetry_and_incremental(void)
         CHECK(b.key == start_key);
     }
     CHECK(positions >= 20);
-    printf("symmetry: %d file positions, %d random positions\n", positions, random_positions);
+    CHECK(other_side_checked >= positions);
+    printf("symmetry: %d file positions, %d random positions, %d with the other side to move\n", positions,
+           random_positions, other_side_checked);
 }
 
 static void test_sanity(void)
