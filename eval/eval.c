@@ -662,6 +662,10 @@ static int32_t imbalance(const Board *b)
 }
 #endif
 
+/* The side to move's bonus: the one term that is not colour-symmetric
+ * (eval_other_side relies on that). */
+static inline int tempo(int knowledge) { return knowledge >= KNOW_BASIC ? TEMPO_BONUS : 0; }
+
 int eval_evaluate(const Board *b, int knowledge TR_PARAM)
 {
     int32_t packed = psq_sum(b TR_ARG);
@@ -700,11 +704,9 @@ int eval_evaluate(const Board *b, int knowledge TR_PARAM)
     tr->red_to_move = b->side == RED;
 #endif
     v = b->side == RED ? v : -v;
-    if (knowledge >= KNOW_BASIC)
-        v += TEMPO_BONUS;
-    return v;
+    return v + tempo(knowledge);
 }
 
 #ifndef EVAL_TRACE
-int eval_other_side(int v, int knowledge) { return knowledge >= KNOW_BASIC ? 2 * TEMPO_BONUS - v : -v; }
+int eval_other_side(int v, int knowledge) { return 2 * tempo(knowledge) - v; }
 #endif
