@@ -772,6 +772,20 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     }
     t->stack[ply].static_eval = static_eval;
     const int pruning = s->opt.pruning;
+    /* The pruning eval: a searched bound (depth >= 1) that lies beyond the
+     * static eval on its own side says more than the eval does; the shift
+     * is capped, and draws and decisive scores (path-dependent in xiangqi)
+     * are left out. */
+    int prune_eval = static_eval;
+    if (!in_check && hit && te.depth >= 1 && te.score != 0 && !is_decisive(te.score) &&
+        ((te.bound == TT_BOUND_LOWER && te.score > static_eval) ||
+         (te.bound == TT_BOUND_UPPER && te.score < static_eval) || te.bound == TT_BOUND_EXACT)) {
+        prune_eval = te.score;
+        if (prune_eval > static_eval + TT_EVAL_CAP)
+            prune_eval = static_eval + TT_EVAL_CAP;
+        if (prune_eval < static_eval - TT_EVAL_CAP)
+            prune_eval = static_eval - TT_EVAL_CAP;
+    }
 
     /* Step 6. No razoring: dropping to quiescence far below alpha at depth
      * <= 2 (margin 300 per ply) measured -29 +/- 43 Elo against the same
@@ -786,8 +800,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     const bool improving = !in_check && (ply < 2 || t->stack[ply - 2].static_eval == -SCORE_INF ||
                                          static_eval > t->stack[ply - 2].static_eval);
     if (pruning >= 2 && !pv && !in_check && !(flags & NODE_VERIFY) && depth <= RFP_DEPTH && !is_decisive(beta) &&
-        static_eval - RFP_MARGIN * (depth - (improving ? 1 : 0)) >= beta)
-        return static_eval;
+        prune_eval - RFP_MARGIN * (depth - (improving ? 1 : 0)) >= beta)
+        return prune_eval;
 
     /* Step 8. Null move (see null_step). */
     NullStepReport nr;
@@ -853,7 +867,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
          * test (a move was searched). */
         if (!quiet_skip_tried && may_prune && searched > 0 && best > -SCORE_RULE_MIN &&
             (prune_at_mate_bounds || !is_decisive(alpha)) &&
-            (futile(lmr_depth(s, depth, moves + 1), static_eval, alpha) ||
+            (futile(lmr_depth(s, depth, moves + 1), prune_eval, alpha) ||
              (depth <= LMP_DEPTH && moves + 1 > lmp_moves))) {
             quiet_skip_tried = movepick_skip_quiets(&mp) != SKIP_NOT_AT_QUIETS;
         }
@@ -877,7 +891,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             const int ld = quiet ? lmr_depth(s, depth, moves) : depth;
             /* Step 10a. Futility: a quiet, non-checking move cannot lift a
              * hopeless node. */
-            if (quiet && futile(ld, static_eval, alpha) && !gives_check_once(b, m, &checks))
+            if (quiet && futile(ld, prune_eval, alpha) && !gives_check_once(b, m, &checks))
                 continue;
             /* Step 10b. Late-move and SEE pruning near the horizon. Measured
              * with the LMR changes of Step 10d: +45 +/- 39 Elo. */
