@@ -710,12 +710,12 @@ static inline int lmr_depth(const Searcher *s, int depth, int moves)
     return ld > 0 ? ld : 0;
 }
 
-/* Step 10a's test: a quiet move at this lmr depth cannot lift the static
- * eval to alpha. As the move number rises the lmr depth can only fall, so
- * once true it stays true. */
-static inline bool futile(int ld, int static_eval, int alpha)
+/* Step 10a's test: a quiet move at this lmr depth cannot lift the pruning
+ * eval (Step 5) to alpha. As the move number rises the lmr depth can only
+ * fall, so once true it stays true. */
+static inline bool futile(int ld, int prune_eval, int alpha)
 {
-    return ld <= FUTILITY_DEPTH && static_eval + FUTILITY_BASE + FUTILITY_MARGIN * ld <= alpha;
+    return ld <= FUTILITY_DEPTH && prune_eval + FUTILITY_BASE + FUTILITY_MARGIN * ld <= alpha;
 }
 
 static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply, int flags)
@@ -772,7 +772,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     }
     t->stack[ply].static_eval = static_eval;
     const int pruning = s->opt.pruning;
-    /* The pruning eval: a searched bound (depth >= 1) that lies beyond the
+    /* Step 5 (continued). The pruning eval: a searched bound (depth >= 1) that lies beyond the
      * static eval on its own side says more than the eval does; the shift
      * is capped, and draws and decisive scores (path-dependent in xiangqi)
      * are left out. */
