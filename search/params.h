@@ -58,11 +58,12 @@ enum { SE_DEPTH = 6, SE_TT_DEPTH_MARGIN = 3, SE_MARGIN = 2 };
  * whose static eval is at least RFP_MARGIN * depth above beta returns (one
  * ply less of margin when the eval is improving). */
 enum { RFP_DEPTH = 7, RFP_MARGIN = 120 };
-/* The pruning eval of reverse futility and futility: a TT bound of a
- * searched entry (depth >= 1) that lies beyond the static eval on its own
- * side replaces the eval, moved at most TT_EVAL_CAP. Uncapped, and with
- * quiescence's depth-0 bounds (which see only captures), the same idea lost
- * 25 to 40 Elo in two earlier runs. */
+/* The pruning eval of reverse futility and futility, and quiescence's
+ * stand pat (bounded_eval): a TT bound of a searched entry (depth >= 1)
+ * that lies beyond the static eval on its own side replaces the eval,
+ * moved at most TT_EVAL_CAP. Uncapped, and with quiescence's depth-0
+ * bounds (which see only captures), the same idea lost 25 to 40 Elo in two
+ * earlier runs. */
 enum { TT_EVAL_CAP = 200 };
 /* Futility: a quiet non-checking move whose reduced depth (the node's depth
  * less one less the base LMR reduction at its move number, "lmr depth") is

@@ -141,6 +141,27 @@ static void corr_update(SearchThread *t, const CorrKeys *ck, int raw, int result
 
 static bool is_decisive(int score) { return score >= SCORE_RULE_MIN || score <= -SCORE_RULE_MIN; }
 
+/* The eval that the main search's pruning (Step 5, continued) and
+ * quiescence's stand pat (its Step 5) compare: a searched bound (entry
+ * depth >= 1) that lies beyond the eval on its own side (a lower bound
+ * above, an upper bound below, or exact) says more than the eval does, so
+ * it stands in for it, moved at most TT_EVAL_CAP. Draws and decisive
+ * scores, which depend on the path in xiangqi, are left out, and so are
+ * quiescence's own depth-0 bounds, which see only captures. */
+static inline int bounded_eval(const TTEntry *te, bool hit, int eval)
+{
+    if (!hit || te->depth < 1 || te->score == 0 || is_decisive(te->score))
+        return eval;
+    if (!((te->bound == TT_BOUND_LOWER && te->score > eval) || (te->bound == TT_BOUND_UPPER && te->score < eval) ||
+          te->bound == TT_BOUND_EXACT))
+        return eval;
+    if (te->score > eval + TT_EVAL_CAP)
+        return eval + TT_EVAL_CAP;
+    if (te->score < eval - TT_EVAL_CAP)
+        return eval - TT_EVAL_CAP;
+    return te->score;
+}
+
 static uint64_t total_nodes(const Searcher *s)
 {
     uint64_t n = 0;
@@ -439,9 +460,10 @@ static inline bool qs_child(SearchThread *t, Move m, int ply, int qply, int *alp
     return false;
 }
 
-/* Quiescence (seed 001): stand pat on the static eval, then captures in
- * MVV-LVA order; a capture is skipped when static eval + EGain + QS_DELTA
- * cannot reach alpha, EGain being its SEE gain, at every quiescence ply.
+/* Quiescence (seed 001): stand pat on the static eval (or a searched bound
+ * beyond it, bounded_eval), then captures in MVV-LVA order; a capture is
+ * skipped when the stand-pat score + EGain + QS_DELTA cannot reach alpha, EGain
+ * being its SEE gain, at every quiescence ply.
  * Sparing the first ply cost 0.75 plies of depth at 800k nodes and about
  * 9 Elo; sparing checking captures (which may mate, and the bound cannot
  * know) cost a quarter of a ply and measured no better than sparing the
@@ -482,7 +504,12 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
     if (!in_check) {
         raw = hit && te.eval != EVAL_NONE ? te.eval : evaluate(t);
         const CorrKeys ck = corr_keys(b);
+        /* A searched bound beyond the eval stands in for it, as in the
+         * main search's pruning eval (not when datagen asks whether
+         * captures change the eval itself). */
         stand = corrected_eval(t, &ck, raw);
+        if (!t->static_stand_pat)
+            stand = bounded_eval(&te, hit, stand);
         if (stand >= beta) {
             if (!hit)
                 tt_store(&s->tt, b->key, ply, MOVE_NONE, stand, raw, 0, TT_BOUND_LOWER, 0);
@@ -772,20 +799,9 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     }
     t->stack[ply].static_eval = static_eval;
     const int pruning = s->opt.pruning;
-    /* Step 5 (continued). The pruning eval: a searched bound (depth >= 1) that lies beyond the
-     * static eval on its own side says more than the eval does; the shift
-     * is capped, and draws and decisive scores (path-dependent in xiangqi)
-     * are left out. */
-    int prune_eval = static_eval;
-    if (!in_check && hit && te.depth >= 1 && te.score != 0 && !is_decisive(te.score) &&
-        ((te.bound == TT_BOUND_LOWER && te.score > static_eval) ||
-         (te.bound == TT_BOUND_UPPER && te.score < static_eval) || te.bound == TT_BOUND_EXACT)) {
-        prune_eval = te.score;
-        if (prune_eval > static_eval + TT_EVAL_CAP)
-            prune_eval = static_eval + TT_EVAL_CAP;
-        if (prune_eval < static_eval - TT_EVAL_CAP)
-            prune_eval = static_eval - TT_EVAL_CAP;
-    }
+    /* Step 5 (continued). The pruning eval (bounded_eval): the static eval,
+     * or a searched bound beyond it. */
+    const int prune_eval = in_check ? static_eval : bounded_eval(&te, hit, static_eval);
 
     /* Step 6. No razoring: dropping to quiescence far below alpha at depth
      * <= 2 (margin 300 per ply) measured -29 +/- 43 Elo against the same
@@ -1460,6 +1476,7 @@ static void thread_reset(SearchThread *t, const Searcher *s, const RootMove *roo
     t->prover_end_ms = 0;
     t->phase_nodes = 0;
     t->start_depth = 0;
+    t->static_stand_pat = false;
     memset(&t->stats, 0, sizeof t->stats);
     memset(t->stack, 0, sizeof t->stack);
     memset(t->pv_len, 0, sizeof t->pv_len);
@@ -1921,8 +1938,12 @@ void searcher_quiet_eval(Searcher *s, const Board *b, int *static_eval, int *qsc
     }
     /* Captures only (it starts past the quiet-check plies): datagen calls a
      * position quiet when no capture changes its score, as the tuner's
-     * static model assumes; a quiet check is a move like any other there. */
+     * static model assumes; a quiet check is a move like any other there.
+     * For the same reason every stand pat is the eval alone: the TT holds
+     * the game's searches, whose bounds would otherwise stand in for it. */
+    t->static_stand_pat = true;
     *qscore = qsearch(t, -SCORE_INF, SCORE_INF, 0, QS_CHECK_PLIES);
+    t->static_stand_pat = false;
 }
 
 NullStepReport search_test_null_step(Searcher *s, const Board *b, int alpha, int beta, int depth, int ply,

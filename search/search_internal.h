@@ -193,6 +193,7 @@ typedef struct SearchThread {
     int64_t prover_end_ms;          /* mate prover: its turn ends at this time since the search start (0: none) */
     uint64_t phase_nodes;           /* main thread: node count that ends the current phase (0: none) */
     int start_depth;                /* first iteration of iterate() (0: from the start) */
+    bool static_stand_pat;          /* quiescence stands pat on the eval alone (searcher_quiet_eval) */
     SearchStats stats;
     StackEntry stack[MAX_PLY + 8];
     int pv_len[MAX_PLY + 1];
