@@ -655,8 +655,10 @@ static bool null_step(SearchThread *t, int alpha, int beta, int depth, int ply, 
         if (b->material[us] <= NULL_SAFE_MARGIN && depth > R) {
             r->verified = true;
             t->stats.null_verifications++;
+            const int trend = t->stack[ply].trend_eval;
             int vv = search_node(t, beta - 1, beta, depth - R, ply, flags | NODE_VERIFY);
-            t->stack[ply].static_eval = static_eval;
+            /* The verification search at this ply wrote its own. */
+            t->stack[ply].trend_eval = trend;
             if (t->stopped)
                 return false;
             if (vv < beta) {
@@ -702,14 +704,15 @@ static bool gives_check_once(const Board *b, Move m, int *cache)
  * special and is searched a ply shallower. */
 enum { SINGULAR_MULTI_CUT = 2 };
 static int singular_step(SearchThread *t, const TTEntry *te, int beta, int depth, int ply, int flags,
-                         int static_eval, int *cut_score)
+                         int *cut_score)
 {
     const int singular_beta = te->score - SE_MARGIN * depth;
+    const int trend = t->stack[ply].trend_eval;
     t->stack[ply].excluded = te->move;
     int v = search_node(t, singular_beta - 1, singular_beta, (depth - 1) / 2, ply, flags);
     t->stack[ply].excluded = MOVE_NONE;
-    /* The inner search at this ply wrote its own static eval. */
-    t->stack[ply].static_eval = static_eval;
+    /* The inner search at this ply wrote its own trend eval. */
+    t->stack[ply].trend_eval = trend;
     if (t->stopped)
         return 0;
     if (v < singular_beta)
@@ -797,11 +800,11 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         ck = corr_keys(b);
         static_eval = corrected_eval(t, &ck, raw_eval);
     }
-    t->stack[ply].static_eval = static_eval;
     const int pruning = s->opt.pruning;
     /* Step 5 (continued). The pruning eval (bounded_eval): the static eval,
      * or a searched bound beyond it. */
     const int prune_eval = in_check ? static_eval : bounded_eval(&te, hit, static_eval);
+    t->stack[ply].trend_eval = prune_eval;
 
     /* Step 6. No razoring: dropping to quiescence far below alpha at depth
      * <= 2 (margin 300 per ply) measured -29 +/- 43 Elo against the same
@@ -811,10 +814,10 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     /* Step 7. Reverse futility: far above beta near the horizon, stand. It is
      * a static pass, so it is off inside a null-move verification search,
      * whose whole point is to catch positions where passing is not possible.
-     * Improving (the static eval rose since our previous move; a node in
+     * Improving (the pruning eval rose since our previous move; a node in
      * check two plies up counts as improving) takes a ply off the margin. */
-    const bool improving = !in_check && (ply < 2 || t->stack[ply - 2].static_eval == -SCORE_INF ||
-                                         static_eval > t->stack[ply - 2].static_eval);
+    const bool improving = !in_check && (ply < 2 || t->stack[ply - 2].trend_eval == -SCORE_INF ||
+                                         prune_eval > t->stack[ply - 2].trend_eval);
     if (pruning >= 2 && !pv && !in_check && !(flags & NODE_VERIFY) && depth <= RFP_DEPTH && !is_decisive(beta) &&
         prune_eval - RFP_MARGIN * (depth - (improving ? 1 : 0)) >= beta)
         return prune_eval;
@@ -930,7 +933,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         if (can_extend && m == mp.tt_move && excluded == MOVE_NONE && depth >= SE_DEPTH && hit &&
             (te.bound == TT_BOUND_LOWER || te.bound == TT_BOUND_EXACT) && te.depth >= depth - SE_TT_DEPTH_MARGIN &&
             !is_decisive(te.score)) {
-            singular_ext = singular_step(t, &te, beta, depth, ply, flags, static_eval, &multi_cut_score);
+            singular_ext = singular_step(t, &te, beta, depth, ply, flags, &multi_cut_score);
             if (t->stopped)
                 return 0;
             if (singular_ext == SINGULAR_MULTI_CUT)
@@ -1087,7 +1090,7 @@ static int search_root(SearchThread *t, int alpha, int beta, int depth)
     t->pv_len[0] = 0;
     t->nodes++;
     /* Two plies down, "improving" compares with the root's eval. */
-    t->stack[0].static_eval = board_in_check(b) ? -SCORE_INF : evaluate(t);
+    t->stack[0].trend_eval = board_in_check(b) ? -SCORE_INF : evaluate(t);
     for (int i = t->pv_idx; i < t->root_count; i++) {
         RootMove *rm = &t->roots[i];
         Move m = rm->move;
@@ -1956,7 +1959,7 @@ NullStepReport search_test_null_step(Searcher *s, const Board *b, int alpha, int
     t->root_depth = depth;
     bool in_check = board_in_check(&t->board);
     int static_eval = in_check ? -SCORE_INF : evaluate(t);
-    t->stack[ply].static_eval = static_eval;
+    t->stack[ply].trend_eval = static_eval;
     NullStepReport r;
     const int raw_eval = in_check ? EVAL_NONE : static_eval;
     null_step(t, alpha, beta, depth, ply, verifying ? NODE_VERIFY : 0, static_eval, raw_eval, in_check, &r);

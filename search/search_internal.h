@@ -168,7 +168,9 @@ enum { CORR_LAST_MOVE = BOARD_STRUCT_NB, CORR_NB = BOARD_STRUCT_NB + 1 };
 _Static_assert(PIECE_NB * SQ_NB <= CORR_SIZE, "the last-move key fits a correction table");
 
 typedef struct StackEntry {
-    int static_eval;
+    /* What "improving" compares two plies apart: the pruning eval
+     * (bounded_eval), -SCORE_INF in check. */
+    int trend_eval;
     Move move;
     Move killers[2];
     ContHist *cont; /* the table of replies to `move` (a sentinel after a null move) */
