@@ -555,6 +555,11 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
                     continue;
                 }
             }
+        } else if (best > -SCORE_RULE_MIN && m != mp.tt_move && !board_is_capture(b, m) && !board_see_ge(b, m, 0)) {
+            /* In check, once an evasion has shown the node is no loss, a
+             * quiet evasion that gives its piece away is not searched:
+             * the better evasions come first (captures, then history). */
+            continue;
         }
         /* The picker prefetched the child buckets of the moves it
          * generated; only the hash move came before that. */
