@@ -469,8 +469,10 @@ static inline bool qs_child(SearchThread *t, Move m, int ply, int qply, int *alp
  * know) cost a quarter of a ply and measured no better than sparing the
  * first ply.
  * So a capture that mates is seen here only if material lets it through;
- * the full-width plies above see the rest. In check there is no stand pat
- * and every evasion is searched. qply counts the quiescence plies from the
+ * the full-width plies above see the rest. In check there is no stand pat;
+ * every evasion is searched until one shows the node is no loss, and after
+ * that the quiet evasions that lose their piece by SEE are skipped (Step 6).
+ * qply counts the quiescence plies from the
  * horizon (0 there): the first QS_CHECK_PLIES of them also search quiet
  * checks (Step 6b). */
 static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
