@@ -93,6 +93,16 @@ enum { LMP_DEPTH = 5, LMP_BASE = 3 };
  * SEE_CAPTURE_MARGIN * depth. */
 enum { SEE_PRUNE_DEPTH = 4, SEE_QUIET_MARGIN = 30, SEE_CAPTURE_MARGIN = 100 };
 
+/* Hindsight depth: a node reached by a reduction of at least
+ * HINDSIGHT_EXTEND_R plies, where the reduced move did not worsen its
+ * mover's static eval (ours is no better than the parent's, negated), is
+ * searched a ply deeper: the late move was not the blunder its reduction
+ * guessed. One reached by at least HINDSIGHT_REDUCE_R plies where the two
+ * evals, each from its own side, sum above HINDSIGHT_MARGIN (both sides
+ * think they stand well, so the evals disagree and the line is unclear
+ * rather than critical) is searched a ply shallower. */
+enum { HINDSIGHT_EXTEND_R = 3, HINDSIGHT_REDUCE_R = 2, HINDSIGHT_MARGIN = 80 };
+
 /* Internal iterative reduction: nodes without a hash move from this depth. */
 enum { IIR_DEPTH = 4 };
 

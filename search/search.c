@@ -818,6 +818,18 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
      * search without it (120 self-play games at 30k nodes/move), so it was
      * removed; the step number stays so that later steps keep their names. */
 
+    /* Step 6b. Hindsight depth: the parent reduced this node by a guess;
+     * the two static evals now say whether the guess was right. */
+    const int prior_r = t->stack[ply - 1].reduction;
+    if (!in_check && excluded == MOVE_NONE && !(flags & NODE_VERIFY) && prior_r >= HINDSIGHT_REDUCE_R &&
+        t->stack[ply - 1].trend_eval != -SCORE_INF) {
+        const int parent_eval = t->stack[ply - 1].trend_eval;
+        if (prior_r >= HINDSIGHT_EXTEND_R && prune_eval <= -parent_eval)
+            depth++;
+        else if (depth >= 2 && prune_eval + parent_eval > HINDSIGHT_MARGIN)
+            depth--;
+    }
+
     /* Step 7. Reverse futility: far above beta near the horizon, stand. It is
      * a static pass, so it is off inside a null-move verification search,
      * whose whole point is to catch positions where passing is not possible.
@@ -1000,7 +1012,9 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                     r = 0;
             }
             /* Step 10e. PVS: zero window first, re-search when it may be better. */
+            t->stack[ply].reduction = r;
             v = -search_node(t, -alpha - 1, -alpha, new_depth - r, ply + 1, flags);
+            t->stack[ply].reduction = 0;
             if (r > 0 && v > alpha && !t->stopped)
                 v = -search_node(t, -alpha - 1, -alpha, new_depth, ply + 1, flags);
             if (pv && v > alpha && v < beta && !t->stopped)

@@ -175,6 +175,7 @@ typedef struct StackEntry {
     Move killers[2];
     ContHist *cont; /* the table of replies to `move` (a sentinel after a null move) */
     Move excluded;  /* the move a singular-extension search leaves out, or MOVE_NONE */
+    int reduction;  /* LMR plies taken off the child now searched (0 outside a reduced search) */
 } StackEntry;
 
 typedef struct SearchThread {
