@@ -442,6 +442,9 @@ static void compute_evasion_points(const Board *b, SqSet *to_ok, SqSet *from_ok)
  * those get it. */
 static void filter_legal(const Board *b, MoveList *l)
 {
+    /* Often no capture at all: then there is nothing to look at. */
+    if (l->count == 0)
+        return;
     int n = 0;
     if (b->hist[b->ply].check) {
         SqSet to_ok, from_ok;
