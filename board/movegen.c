@@ -658,59 +658,174 @@ slow:;
     return l.count;
 }
 
-/* The pseudo-legal quiet moves that may give check, in gen_pseudo's order:
- * a piece only generates the moves that the check filter lets through, so
- * most pieces generate nothing. A leaper moves when it leaves a filter point
- * or can reach one (an advisor or elephant that steps onto the general's
- * line can become a cannon's screen). A rook or cannon that stands on no
- * filter point can check only by stepping onto the general's rank or file:
- * at most one point of each of its two lines. */
-static void gen_quiet_check_candidates(const Board *b, MoveList *l, const BoardCheckFilter *cf)
+/* Where a quiet move of the side to move must start or land to have a
+ * chance of checking the enemy general (see move_checks): it leaves a
+ * square of `disc`, uncovering an own rook, cannon, horse or the facing
+ * general, or it lands on a square of `to[type]` for its piece type. Those
+ * are the empty points between the general and a bare own cannon (any
+ * piece there becomes its screen) and the points from which a piece of
+ * that type attacks the general itself: a rook next to it on a line, a
+ * cannon one piece away, a horse whose leg is free, a pawn, and for the
+ * own general the facing point on the file. Per position, not per move:
+ * a generator that wants only checks asks it once and lists few moves
+ * (board_gives_check still decides each). */
+typedef struct CheckTargets {
+    SqSet disc;
+    SqSet to[PT_NB];
+} CheckTargets;
+
+/* Adds the points of a line mask (positions on rank `line` or file `line`). */
+static inline void sqset_add_line(SqSet *set, unsigned bits, bool is_file, int line)
 {
+    for (; bits; bits &= bits - 1) {
+        int i = __builtin_ctz(bits);
+        sqset_add(set, is_file ? i * FILE_NB + line : line * FILE_NB + i);
+    }
+}
+
+/* What a slider at point pos of the general's rank (or file) sees. */
+static inline const SlideEntry *line_entry(bool is_file, int pos, unsigned occ)
+{
+    return is_file ? &board_file_slide[pos][occ] : &board_rank_slide[pos][occ];
+}
+
+static void check_targets(const Board *b, CheckTargets *ct)
+{
+    const int us = b->side, ks = b->plist[us ^ 1][0], kr = sq_rank(ks), kf = sq_file(ks);
+    const Piece rook = piece_make(us, ROOK), cannon = piece_make(us, CANNON), king = piece_make(us, KING);
+    memset(ct, 0, sizeof *ct);
+    SqSet screens = {{0, 0}};
+    for (int is_file = 0; is_file < 2; is_file++) {
+        const int pos = is_file ? kr : kf, line = is_file ? kf : kr;
+        const unsigned occ = is_file ? b->file_occ[kf] : b->rank_occ[kr];
+        const SlideEntry *e = line_entry(is_file, pos, occ);
+        unsigned rook_pts = 0, cannon_pts = 0, screen_pts = 0;
+        for (int dir = 0; dir < 2; dir++) {
+            /* dir 0: points below pos, dir 1: points above it. */
+            const unsigned side = dir ? ~((2u << pos) - 1) : (1u << pos) - 1;
+            const unsigned near = e->quiet & side, f1 = e->first & side;
+            rook_pts |= near;
+            if (!f1)
+                continue;
+            const int i1 = __builtin_ctz(f1), s1 = is_file ? i1 * FILE_NB + line : line * FILE_NB + i1;
+            if (b->sq[s1] == cannon)
+                screen_pts |= near;
+            /* The points past the first piece, up to the second. */
+            const SlideEntry *e1 = line_entry(is_file, i1, occ);
+            cannon_pts |= e1->quiet & side;
+            const unsigned f2 = e->second & side;
+            if (!f2)
+                continue;
+            const int i2 = __builtin_ctz(f2), s2 = is_file ? i2 * FILE_NB + line : line * FILE_NB + i2;
+            const Piece p2 = b->sq[s2];
+            if (p2 == rook || (is_file && p2 == king))
+                sqset_add(&ct->disc, s1);
+            const unsigned f3 = line_entry(is_file, i2, occ)->first & side & ~f1;
+            if (f3) {
+                const int i3 = __builtin_ctz(f3);
+                if (b->sq[is_file ? i3 * FILE_NB + line : line * FILE_NB + i3] == cannon) {
+                    sqset_add(&ct->disc, s1);
+                    sqset_add(&ct->disc, s2);
+                }
+            }
+        }
+        sqset_add_line(&screens, screen_pts, is_file, line);
+        sqset_add_line(&ct->to[ROOK], rook_pts, is_file, line);
+        sqset_add_line(&ct->to[CANNON], cannon_pts, is_file, line);
+        if (is_file)
+            sqset_add_line(&ct->to[KING], rook_pts, is_file, line);
+    }
+    const StepList *hl = &board_horse_attackers[ks];
+    for (int i = 0; i < hl->count; i++) {
+        if (b->sq[hl->steps[i].block] == PIECE_NONE)
+            sqset_add(&ct->to[HORSE], hl->steps[i].to);
+        else if (b->sq[hl->steps[i].to] == piece_make(us, HORSE))
+            sqset_add(&ct->disc, hl->steps[i].block);
+    }
+    const StepList *pl = &board_pawn_attackers[us][ks];
+    for (int i = 0; i < pl->count; i++)
+        sqset_add(&ct->to[PAWN], pl->steps[i].to);
+    for (int t = KING; t <= PAWN; t++) {
+        ct->to[t].w[0] |= screens.w[0];
+        ct->to[t].w[1] |= screens.w[1];
+    }
+}
+
+/* gen_steps' quiet moves that land on a point of `targets`. */
+static inline void gen_steps_onto(const Board *b, MoveList *l, int from, const StepList *st, const SqSet *targets,
+                                  bool blockable)
+{
+    int n = l->count;
+    for (int i = 0; i < st->count; i++) {
+        int to = st->steps[i].to;
+        int keep = (b->sq[to] == PIECE_NONE) & sqset_has(targets, to);
+        if (blockable)
+            keep &= b->sq[st->steps[i].block] == PIECE_NONE;
+        l->moves[n] = move_make(from, to);
+        n += keep;
+    }
+    l->count = n;
+}
+
+/* The pseudo-legal quiet moves that may give check (check_targets), in
+ * gen_pseudo's order: a piece on a `disc` square lists all its quiet
+ * moves, any other only those onto its targets, and most pieces list
+ * nothing. A leaper none of whose steps reaches a target is passed over
+ * at once; a rook or cannon can reach at most two target points, where
+ * its rank and its file cross the general's lines. */
+static void gen_quiet_check_candidates(const Board *b, MoveList *l)
+{
+    CheckTargets ct;
+    check_targets(b, &ct);
     int us = b->side, ks = b->plist[us ^ 1][0], kr = sq_rank(ks), kf = sq_file(ks);
     const uint8_t *pl = b->plist[us];
     l->count = 0;
-#define MAY_CHECK(sq, reach) (sqset_has(&cf->from, (sq)) || reach_meets(&cf->to, &(reach)[(sq)]))
-    if (MAY_CHECK(pl[0], board_king_reach))
-        gen_steps(b, l, pl[0], &board_king_steps[pl[0]], WANT_QUIETS, false);
+#define LEAPER(sq, type, steps, reach, blockable)                                                                      \
+    do {                                                                                                               \
+        if (sqset_has(&ct.disc, (sq)))                                                                                 \
+            gen_steps(b, l, (sq), &(steps)[(sq)], WANT_QUIETS, (blockable));                                           \
+        else if (reach_meets(&ct.to[(type)], &(reach)[(sq)]))                                                          \
+            gen_steps_onto(b, l, (sq), &(steps)[(sq)], &ct.to[(type)], (blockable));                                    \
+    } while (0)
+    LEAPER(pl[0], KING, board_king_steps, board_king_reach, false);
     for (int i = 1; i <= 2; i++)
-        if (pl[i] != SQ_NONE && MAY_CHECK(pl[i], board_advisor_reach))
-            gen_steps(b, l, pl[i], &board_advisor_steps[pl[i]], WANT_QUIETS, false);
+        if (pl[i] != SQ_NONE)
+            LEAPER(pl[i], ADVISOR, board_advisor_steps, board_advisor_reach, false);
     for (int i = 3; i <= 4; i++)
-        if (pl[i] != SQ_NONE && MAY_CHECK(pl[i], board_elephant_reach))
-            gen_steps(b, l, pl[i], &board_elephant_steps[pl[i]], WANT_QUIETS, true);
+        if (pl[i] != SQ_NONE)
+            LEAPER(pl[i], ELEPHANT, board_elephant_steps, board_elephant_reach, true);
     for (int i = 5; i <= 6; i++)
-        if (pl[i] != SQ_NONE && MAY_CHECK(pl[i], board_horse_reach))
-            gen_steps(b, l, pl[i], &board_horse_steps[pl[i]], WANT_QUIETS, true);
+        if (pl[i] != SQ_NONE)
+            LEAPER(pl[i], HORSE, board_horse_steps, board_horse_reach, true);
     for (int i = 7; i <= 10; i++) {
         int from = pl[i];
         if (from == SQ_NONE)
             continue;
-        if (sqset_has(&cf->from, from)) {
-            gen_slider(b, l, from, i >= 9, WANT_QUIETS);
+        const bool cannon = i >= 9;
+        if (sqset_has(&ct.disc, from)) {
+            gen_slider(b, l, from, cannon, WANT_QUIETS);
             continue;
         }
+        const SqSet *tg = &ct.to[cannon ? CANNON : ROOK];
         int r = sq_rank(from), f = sq_file(from);
-        if (board_rank_slide[f][b->rank_occ[r]].quiet & (1u << kf))
+        if ((board_rank_slide[f][b->rank_occ[r]].quiet & (1u << kf)) && sqset_has(tg, r * FILE_NB + kf))
             add(l, from, r * FILE_NB + kf);
-        if (board_file_slide[r][b->file_occ[f]].quiet & (1u << kr))
+        if ((board_file_slide[r][b->file_occ[f]].quiet & (1u << kr)) && sqset_has(tg, kr * FILE_NB + f))
             add(l, from, kr * FILE_NB + f);
     }
     for (int i = 11; i <= 15; i++)
-        if (pl[i] != SQ_NONE && MAY_CHECK(pl[i], board_pawn_reach[us]))
-            gen_steps(b, l, pl[i], &board_pawn_steps[us][pl[i]], WANT_QUIETS, false);
-#undef MAY_CHECK
+        if (pl[i] != SQ_NONE)
+            LEAPER(pl[i], PAWN, board_pawn_steps[us], board_pawn_reach[us], false);
+#undef LEAPER
 }
 
 void board_generate(const Board *b, GenType type, MoveList *list)
 {
     if (type == GEN_QUIET_CHECKS || type == GEN_QUIET_CHECKS_PSEUDO) {
-        BoardCheckFilter cf;
-        board_check_filter(b, &cf);
-        gen_quiet_check_candidates(b, list, &cf);
+        gen_quiet_check_candidates(b, list);
         int n = 0;
         for (int i = 0; i < list->count; i++)
-            if (board_may_give_check(&cf, list->moves[i]) && board_gives_check(b, list->moves[i]))
+            if (board_gives_check(b, list->moves[i]))
                 list->moves[n++] = list->moves[i];
         list->count = n;
         if (type == GEN_QUIET_CHECKS)
