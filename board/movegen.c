@@ -543,10 +543,13 @@ static int count_tested(const Board *b, int from)
     return n;
 }
 
-/* Legal moves in check, counted: only the moves compute_evasion_points()
- * lets through are tested, and a rook or cannon with no such point on its
- * rank or file (and not a screen) is not even generated. */
-static int count_evasions(const Board *b)
+/* Legal moves in check: only the moves compute_evasion_points() lets
+ * through are tested, and a piece none of whose moves can pass (a rook or
+ * cannon with no such point on its rank or file and not a screen, a
+ * leaper with none within reach) is not even generated. Listed into `out`
+ * when it is not NULL, in gen_pseudo's order (the moves filter_legal
+ * keeps from GEN_ALL); the count is returned either way. */
+static inline int list_evasions(const Board *b, MoveList *out)
 {
     SqSet to_ok, from_ok;
     compute_evasion_points(b, &to_ok, &from_ok);
@@ -581,12 +584,19 @@ static int count_evasions(const Board *b)
         gen_piece(b, &l, from);
         for (int j = 0; j < l.count; j++) {
             int to = move_to(l.moves[j]);
-            if ((leaves_ok || sqset_has(&to_ok, to)) && king_safe_after(b, from, to))
+            if ((leaves_ok || sqset_has(&to_ok, to)) && king_safe_after(b, from, to)) {
+                if (out)
+                    out->moves[n] = l.moves[j];
                 n++;
+            }
         }
     }
+    if (out)
+        out->count = n;
     return n;
 }
+
+static int count_evasions(const Board *b) { return list_evasions(b, NULL); }
 
 /* Whether the side to move has a legal move: generated piece by piece, the
  * general first, and tested only until one passes (a mate test usually
@@ -830,6 +840,12 @@ void board_generate(const Board *b, GenType type, MoveList *list)
         list->count = n;
         if (type == GEN_QUIET_CHECKS)
             filter_legal(b, list);
+        return;
+    }
+    /* In check, every legal move is an evasion: listed without the moves
+     * that cannot be one. */
+    if ((type == GEN_ALL || type == GEN_EVASIONS) && b->hist[b->ply].check) {
+        list_evasions(b, list);
         return;
     }
     int want = type == GEN_CAPTURES ? WANT_CAPTURES : type == GEN_QUIETS ? WANT_QUIETS : WANT_QUIETS | WANT_CAPTURES;
