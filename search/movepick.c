@@ -100,19 +100,25 @@ void movepick_init_qs(MovePicker *mp, const Board *b, const SearchThread *t, Mov
     mp->cont[0] = mp->cont[1] = &NO_CONT;
 }
 
-/* Index of the best-scored move left in the list, swapped to mp->idx. */
+/* The best-scored move left in the list (the first of equals), swapped to
+ * mp->idx. The top score is found first and then its first place: the
+ * first loop has no dependence on positions, so the compiler vectorises
+ * it, which costs fewer instructions than tracking the best index in one
+ * pass over the quiet moves. */
 static Move pick_best(MovePicker *mp)
 {
-    int best = mp->idx;
+    const int *sc = mp->scores;
+    int top = sc[mp->idx];
     for (int i = mp->idx + 1; i < mp->list.count; i++)
-        if (mp->scores[i] > mp->scores[best])
-            best = i;
+        top = sc[i] > top ? sc[i] : top;
+    int best = mp->idx;
+    while (sc[best] != top)
+        best++;
     Move m = mp->list.moves[best];
-    int sc = mp->scores[best];
     mp->list.moves[best] = mp->list.moves[mp->idx];
     mp->scores[best] = mp->scores[mp->idx];
     mp->list.moves[mp->idx] = m;
-    mp->scores[mp->idx] = sc;
+    mp->scores[mp->idx] = top;
     mp->idx++;
     return m;
 }
