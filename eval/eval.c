@@ -336,6 +336,12 @@ static inline int line_between(unsigned occ, int a, int b)
 
 /* ------------------------------------------------------------ knowledge */
 
+/* The terms of one side, written for a colour `us` and expanded inline for
+ * each of the two colours by eval_side, so that every table indexed by the
+ * colour is addressed as a constant (a call per side would keep the colour
+ * in a register and index by it at each of the ~100 table reads). */
+#define PER_SIDE inline __attribute__((always_inline))
+
 /* What one side's pieces contribute: its packed score (good for that side)
  * and what it threatens against the enemy general. */
 typedef struct SideEval {
@@ -367,7 +373,7 @@ static inline int file_sq(int f, int x) { return x * FILE_NB + f; }
 
 static int count_of(const Board *b, int color, int type) { return b->count[piece_make(color, type)]; }
 
-static void eval_horses(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
+static PER_SIDE void eval_horses(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
 {
     for (int s = SLOT_HORSE; s < SLOT_HORSE + SLOTS_PER_PIECE; s++) {
         int sq = b->plist[us][s];
@@ -393,7 +399,7 @@ static void eval_horses(const Board *b, int us, int knowledge, SideEval *se TR_P
     }
 }
 
-static void eval_rooks(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
+static PER_SIDE void eval_rooks(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
 {
     int them = us ^ 1, ek = board_king_sq(b, them);
     for (int s = SLOT_ROOK; s < SLOT_ROOK + SLOTS_PER_PIECE; s++) {
@@ -429,7 +435,7 @@ static void eval_rooks(const Board *b, int us, int knowledge, SideEval *se TR_PA
     }
 }
 
-static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
+static PER_SIDE void eval_cannons(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
 {
     int them = us ^ 1, ek = board_king_sq(b, them);
     for (int s = SLOT_CANNON; s < SLOT_CANNON + SLOTS_PER_PIECE; s++) {
@@ -483,7 +489,7 @@ static void eval_cannons(const Board *b, int us, int knowledge, SideEval *se TR_
     }
 }
 
-static void eval_pawns(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
+static PER_SIDE void eval_pawns(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
 {
     /* Captured pawns (SQ_NONE) read zeros from the tables: no branches. */
     uint64_t grid = 0;
@@ -515,7 +521,7 @@ static void eval_pawns(const Board *b, int us, int knowledge, SideEval *se TR_PA
 /* Material balance, flank massing and a full set of defenders: terms of the
  * piece counts and of the crossing counts gathered by the piece loops. The
  * normal build adds the imbalance for both sides at once (imbalance). */
-static void eval_material_terms(const Board *b, int us, SideEval *se TR_PARAM)
+static PER_SIDE void eval_material_terms(const Board *b, int us, SideEval *se TR_PARAM)
 {
 #ifdef EVAL_TRACE
     int them = us ^ 1;
@@ -536,7 +542,7 @@ static void eval_material_terms(const Board *b, int us, SideEval *se TR_PARAM)
 
 /* Our general's file ahead of it: empty invites an enemy rook, a single
  * piece is a ready screen for an enemy cannon. */
-static int32_t eval_king_exposure(const Board *b, int us TR_PARAM)
+static PER_SIDE int32_t eval_king_exposure(const Board *b, int us TR_PARAM)
 {
     int them = us ^ 1, k = board_king_sq(b, us);
     if (k == SQ_NONE)
@@ -666,21 +672,26 @@ static int32_t imbalance(const Board *b)
  * (eval_other_side relies on that). */
 static inline int tempo(int knowledge) { return knowledge >= KNOW_BASIC ? TEMPO_BONUS : 0; }
 
+/* Every knowledge term of one side (see PER_SIDE). */
+static PER_SIDE void eval_side(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
+{
+    eval_horses(b, us, knowledge, se TR_ARG);
+    eval_rooks(b, us, knowledge, se TR_ARG);
+    eval_cannons(b, us, knowledge, se TR_ARG);
+    eval_pawns(b, us, knowledge, se TR_ARG);
+    eval_material_terms(b, us, se TR_ARG);
+    if (knowledge >= KNOW_FULL)
+        se->score += eval_king_exposure(b, us TR_ARG);
+}
+
 int eval_evaluate(const Board *b, int knowledge TR_PARAM)
 {
     int32_t packed = psq_sum(b TR_ARG);
 
     if (knowledge >= KNOW_BASIC) {
         SideEval se[2] = {{.score = 0}, {.score = 0}};
-        for (int c = RED; c <= BLACK; c++) {
-            eval_horses(b, c, knowledge, &se[c] TR_ARG);
-            eval_rooks(b, c, knowledge, &se[c] TR_ARG);
-            eval_cannons(b, c, knowledge, &se[c] TR_ARG);
-            eval_pawns(b, c, knowledge, &se[c] TR_ARG);
-            eval_material_terms(b, c, &se[c] TR_ARG);
-            if (knowledge >= KNOW_FULL)
-                se[c].score += eval_king_exposure(b, c TR_ARG);
-        }
+        eval_side(b, RED, knowledge, &se[RED] TR_ARG);
+        eval_side(b, BLACK, knowledge, &se[BLACK] TR_ARG);
         packed += se[RED].score - se[BLACK].score;
 #ifndef EVAL_TRACE
         packed += imbalance(b);
