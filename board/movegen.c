@@ -264,8 +264,10 @@ static inline bool reach_meets(const SqSet *set, const StepReach *reach)
 /* Pseudo-legal moves: obey every movement rule, but may leave the own general
  * attacked (or facing the other general). For captures alone, a leaper none
  * of whose targets holds an enemy piece is passed over without looking at
- * its steps one by one (most of them, most of the time). */
-static void gen_pseudo(const Board *b, MoveList *l, int want)
+ * its steps one by one (most of them, most of the time). Forced inline, so
+ * that board_generate gets a copy for each constant `want`, without its
+ * tests. */
+static inline __attribute__((always_inline)) void gen_pseudo(const Board *b, MoveList *l, int want)
 {
     int us = b->side;
     const uint8_t *pl = b->plist[us];
@@ -848,8 +850,13 @@ void board_generate(const Board *b, GenType type, MoveList *list)
         list_evasions(b, list);
         return;
     }
-    int want = type == GEN_CAPTURES ? WANT_CAPTURES : type == GEN_QUIETS ? WANT_QUIETS : WANT_QUIETS | WANT_CAPTURES;
-    gen_pseudo(b, list, want);
+    /* One gen_pseudo per kind (see there). */
+    if (type == GEN_CAPTURES)
+        gen_pseudo(b, list, WANT_CAPTURES);
+    else if (type == GEN_QUIETS)
+        gen_pseudo(b, list, WANT_QUIETS);
+    else
+        gen_pseudo(b, list, WANT_QUIETS | WANT_CAPTURES);
     filter_legal(b, list);
 }
 
