@@ -11,10 +11,15 @@
  * position. The board is not touched: the move is applied "virtually" to the
  * two occupancy masks through t and to the few squares the tests read.
  * `full` also counts advisors, elephants and the general's own steps, which
- * can never reach an enemy general and so are skipped for check tests. */
+ * can never reach an enemy general and so are skipped for check tests.
+ * The mover is never of colour `by` (it is the other side's, or none), so
+ * a piece of `by` stands on s after the move exactly when it stands there
+ * now and s is not `to` (`from` holds the mover now): BY_AT reads the
+ * board first, and the move's squares only when that matches. */
 static inline bool attacked_virtual(const Board *b, int t, int by, int from, int to, Piece mover, bool full)
 {
 #define PIECE_AT(s) ((s) == to ? mover : (s) == from ? PIECE_NONE : b->sq[s])
+#define BY_AT(s, piece) (b->sq[s] == (piece) && (s) != to)
     int tr = sq_rank(t), tf = sq_file(t);
     unsigned rocc = b->rank_occ[tr], focc = b->file_occ[tf];
     if (from >= 0) {
@@ -35,7 +40,7 @@ static inline bool attacked_virtual(const Board *b, int t, int by, int from, int
     const SlideEntry *fe = &board_file_slide[tr][focc];
     for (unsigned bits = re->first; bits; bits &= bits - 1) {
         int s = tr * FILE_NB + __builtin_ctz(bits);
-        if (PIECE_AT(s) == rook)
+        if (BY_AT(s, rook))
             return true;
     }
     for (unsigned bits = fe->first; bits; bits &= bits - 1) {
@@ -49,43 +54,51 @@ static inline bool attacked_virtual(const Board *b, int t, int by, int from, int
     /* Cannons: the second piece each way, the first being the screen. */
     for (unsigned bits = re->second; bits; bits &= bits - 1) {
         int s = tr * FILE_NB + __builtin_ctz(bits);
-        if (PIECE_AT(s) == cannon)
+        if (BY_AT(s, cannon))
             return true;
     }
     for (unsigned bits = fe->second; bits; bits &= bits - 1) {
         int s = __builtin_ctz(bits) * FILE_NB + tf;
-        if (PIECE_AT(s) == cannon)
+        if (BY_AT(s, cannon))
             return true;
     }
-    /* Horses: the leg is the point diagonally next to the target. */
-    const StepList *hl = &board_horse_attackers[t];
-    for (int i = 0; i < hl->count; i++) {
-        int hs = hl->steps[i].to;
-        if (PIECE_AT(hs) == horse && PIECE_AT(hl->steps[i].block) == PIECE_NONE)
-            return true;
+    /* Horses: the leg is the point diagonally next to the target. A horse
+     * step is its own reverse, so the points a horse attacks t from are
+     * those it reaches from t: when neither horse of `by` stands on one,
+     * the legs need no look. */
+    const StepReach *hr = &board_horse_reach[t];
+    const uint8_t h1 = b->plist[by][5], h2 = b->plist[by][6]; /* the horse slots */
+    if ((h1 != SQ_NONE && ((hr->w[h1 >> 6] >> (h1 & 63)) & 1)) || (h2 != SQ_NONE && ((hr->w[h2 >> 6] >> (h2 & 63)) & 1))) {
+        const StepList *hl = &board_horse_attackers[t];
+        for (int i = 0; i < hl->count; i++) {
+            int hs = hl->steps[i].to;
+            if (BY_AT(hs, horse) && PIECE_AT(hl->steps[i].block) == PIECE_NONE)
+                return true;
+        }
     }
     const StepList *pl = &board_pawn_attackers[by][t];
     for (int i = 0; i < pl->count; i++)
-        if (PIECE_AT(pl->steps[i].to) == pawn)
+        if (BY_AT(pl->steps[i].to, pawn))
             return true;
     if (full) {
         if (board_in_palace[by][t]) {
             const StepList *kl = &board_king_steps[t];
             for (int i = 0; i < kl->count; i++)
-                if (PIECE_AT(kl->steps[i].to) == king)
+                if (BY_AT(kl->steps[i].to, king))
                     return true;
             const StepList *al = &board_advisor_steps[t];
             for (int i = 0; i < al->count; i++)
-                if (PIECE_AT(al->steps[i].to) == piece_make(by, ADVISOR))
+                if (BY_AT(al->steps[i].to, piece_make(by, ADVISOR)))
                     return true;
         }
         const StepList *el = &board_elephant_steps[t];
         for (int i = 0; i < el->count; i++)
-            if (PIECE_AT(el->steps[i].to) == piece_make(by, ELEPHANT) && PIECE_AT(el->steps[i].block) == PIECE_NONE)
+            if (BY_AT(el->steps[i].to, piece_make(by, ELEPHANT)) && PIECE_AT(el->steps[i].block) == PIECE_NONE)
                 return true;
     }
     return false;
 #undef PIECE_AT
+#undef BY_AT
 }
 
 bool board_is_attacked(const Board *b, int sq, int by)
