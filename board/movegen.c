@@ -451,6 +451,11 @@ static void compute_evasion_points(const Board *b, SqSet *to_ok, SqSet *from_ok)
     sqset_add(from_ok, ks);
 }
 
+/* Out of check, lists up to this long are tested move by move rather than
+ * through compute_risks (the bench's cheapest cut-off; most capture lists
+ * are this short). */
+enum { FILTER_DIRECT_MAX = 3 };
+
 /* Keeps the legal moves. In check, only the moves compute_evasion_points()
  * lets through get the full attack test. Out of check, only general moves
  * and the moves that compute_risks() flags can expose the general, so only
@@ -470,6 +475,15 @@ static void filter_legal(const Board *b, MoveList *l)
             if ((sqset_has(&from_ok, from) || sqset_has(&to_ok, to)) && king_safe_after(b, from, to))
                 l->moves[n++] = m;
         }
+        l->count = n;
+        return;
+    }
+    /* A short list (most capture lists) is cheaper to test move by move
+     * than to flag: the test is exact for any move out of check. */
+    if (l->count <= FILTER_DIRECT_MAX) {
+        for (int i = 0; i < l->count; i++)
+            if (king_safe_after(b, move_from(l->moves[i]), move_to(l->moves[i])))
+                l->moves[n++] = l->moves[i];
         l->count = n;
         return;
     }
