@@ -189,6 +189,74 @@ static inline bool king_safe_after(const Board *b, int from, int to)
     return !attacked_virtual(b, b->plist[us][0], us ^ 1, from, to, p, false);
 }
 
+/* The checks on the side to move's general, gathered once for testing many
+ * evasions (evasion_safe): whether a rook, cannon or the facing general
+ * checks along its rank or file, and the horses (with their legs) and
+ * pawns that check it. */
+typedef struct Checkers {
+    bool rank, file;
+    int horses, pawns;
+    uint8_t horse_sq[2], horse_leg[2], pawn_sq[3];
+} Checkers;
+
+static void find_checkers(const Board *b, Checkers *c)
+{
+    const int them = b->side ^ 1, ks = b->plist[b->side][0], kr = sq_rank(ks), kf = sq_file(ks);
+    const Piece rook = piece_make(them, ROOK), cannon = piece_make(them, CANNON);
+    const Piece king = piece_make(them, KING), horse = piece_make(them, HORSE), pawn = piece_make(them, PAWN);
+    const SlideEntry *re = &board_rank_slide[kf][b->rank_occ[kr]];
+    const SlideEntry *fe = &board_file_slide[kr][b->file_occ[kf]];
+    c->rank = c->file = false;
+    for (unsigned bits = re->first; bits; bits &= bits - 1)
+        c->rank |= b->sq[kr * FILE_NB + __builtin_ctz(bits)] == rook;
+    for (unsigned bits = re->second; bits; bits &= bits - 1)
+        c->rank |= b->sq[kr * FILE_NB + __builtin_ctz(bits)] == cannon;
+    for (unsigned bits = fe->first; bits; bits &= bits - 1) {
+        const Piece p = b->sq[__builtin_ctz(bits) * FILE_NB + kf];
+        c->file |= p == rook || p == king;
+    }
+    for (unsigned bits = fe->second; bits; bits &= bits - 1)
+        c->file |= b->sq[__builtin_ctz(bits) * FILE_NB + kf] == cannon;
+    c->horses = c->pawns = 0;
+    const StepList *hl = &board_horse_attackers[ks];
+    for (int i = 0; i < hl->count && c->horses < 2; i++)
+        if (b->sq[hl->steps[i].to] == horse && b->sq[hl->steps[i].block] == PIECE_NONE) {
+            c->horse_sq[c->horses] = hl->steps[i].to;
+            c->horse_leg[c->horses++] = hl->steps[i].block;
+        }
+    const StepList *pl = &board_pawn_attackers[them][ks];
+    for (int i = 0; i < pl->count; i++)
+        if (b->sq[pl->steps[i].to] == pawn)
+            c->pawn_sq[c->pawns++] = pl->steps[i].to;
+}
+
+/* king_safe_after for the side in check, with its checkers gathered: a move
+ * of another piece is legal when it answers every checker (a line checker
+ * needs the move to touch its line, a horse to be taken or have its leg
+ * blocked, a pawn to be taken) and the lines and legs it touches then hold
+ * no attack on the general, which move_checks tells, as out of check: those
+ * lines are scanned whole, checkers and all. The general's own moves get
+ * the full test. */
+static inline bool evasion_safe(const Board *b, const Checkers *c, int from, int to)
+{
+    const int us = b->side, ks = b->plist[us][0];
+    const Piece p = b->sq[from];
+    if (piece_type(p) == KING)
+        return !attacked_virtual(b, to, us ^ 1, from, to, p, false);
+    const int kr = sq_rank(ks), kf = sq_file(ks);
+    if (c->rank && sq_rank(from) != kr && sq_rank(to) != kr)
+        return false;
+    if (c->file && sq_file(from) != kf && sq_file(to) != kf)
+        return false;
+    for (int i = 0; i < c->horses; i++)
+        if (to != c->horse_sq[i] && to != c->horse_leg[i])
+            return false;
+    for (int i = 0; i < c->pawns; i++)
+        if (to != c->pawn_sq[i])
+            return false;
+    return !move_checks(b, ks, us ^ 1, from, to, p, true);
+}
+
 /* The squares move_checks() can react to, looked up by the mover's colour
  * and the enemy general's square (see board_check_filters). */
 void board_check_filter(const Board *b, BoardCheckFilter *f)
@@ -582,6 +650,8 @@ static inline int list_evasions(const Board *b, MoveList *out)
 {
     SqSet to_ok, from_ok;
     compute_evasion_points(b, &to_ok, &from_ok);
+    Checkers checkers;
+    find_checkers(b, &checkers);
     unsigned ranks = 0, files = 0;
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = to_ok.w[w]; bits; bits &= bits - 1) {
@@ -613,7 +683,7 @@ static inline int list_evasions(const Board *b, MoveList *out)
         gen_piece(b, &l, from);
         for (int j = 0; j < l.count; j++) {
             int to = move_to(l.moves[j]);
-            if ((leaves_ok || sqset_has(&to_ok, to)) && king_safe_after(b, from, to)) {
+            if ((leaves_ok || sqset_has(&to_ok, to)) && evasion_safe(b, &checkers, from, to)) {
                 if (out)
                     out->moves[n] = l.moves[j];
                 n++;
