@@ -198,7 +198,7 @@ int movepick_skip_quiets(MovePicker *mp)
     board_check_filter(mp->b, &cf);
     for (int i = mp->idx; i < mp->list.count; i++) {
         Move m = mp->list.moves[i];
-        if (!is_special(mp, m) && board_may_give_check(&cf, m) && board_gives_check(mp->b, m))
+        if (board_may_give_check(&cf, m) && !is_special(mp, m) && board_gives_check(mp->b, m))
             return SKIP_QUIET_CHECK;
     }
     mp->idx = mp->list.count;
