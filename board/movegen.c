@@ -1037,7 +1037,7 @@ typedef struct SeeBoard {
     uint16_t file_occ[FILE_NB];
 } SeeBoard;
 
-static void see_lift(SeeBoard *s, int sq)
+static inline void see_lift(SeeBoard *s, int sq)
 {
     s->sq[sq] = PIECE_NONE;
     s->rank_occ[sq_rank(sq)] &= (uint16_t)~(1u << sq_file(sq));
@@ -1107,7 +1107,7 @@ static void see_copy(SeeBoard *s, const Board *b)
 }
 
 /* Puts the piece from `from` on t (a capture on the copy). */
-static void see_take(SeeBoard *s, int from, int t)
+static inline void see_take(SeeBoard *s, int from, int t)
 {
     Piece p = s->sq[from];
     see_lift(s, from);
