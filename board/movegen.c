@@ -614,7 +614,7 @@ static inline int count_slider(const Board *b, int from, bool cannon)
 }
 
 /* The pseudo-legal moves of the piece standing on from. */
-static void gen_piece(const Board *b, MoveList *l, int from)
+static inline void gen_piece(const Board *b, MoveList *l, int from)
 {
     const int want = WANT_QUIETS | WANT_CAPTURES;
     l->count = 0;
