@@ -389,7 +389,7 @@ static inline __attribute__((always_inline)) void gen_pseudo(const Board *b, Mov
  * blocker before an enemy rook or facing general, or one of two screens
  * before an enemy cannon); in `to_risk` the empty points between the general
  * and an unscreened enemy cannon, where an arriving piece becomes a screen. */
-static void scan_line(const Board *b, int them, bool is_file, int line, int pos, unsigned occ, SqSet *from_risk,
+static inline void scan_line(const Board *b, int them, bool is_file, int line, int pos, unsigned occ, SqSet *from_risk,
                       SqSet *to_risk)
 {
     const SlideEntry *tab = is_file ? board_file_slide[pos] : board_rank_slide[pos];
