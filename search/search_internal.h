@@ -60,7 +60,7 @@ bool tt_init(TT *tt, int mb);
 void tt_free(TT *tt);
 void tt_clear(TT *tt);
 void tt_new_search(TT *tt);
-bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out);
+static inline bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out);
 void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound,
               unsigned flags);
 int tt_hashfull(const TT *tt);
@@ -80,7 +80,51 @@ int search_test_mate_prove(struct Searcher *s, const Board *b, int max_moves, ui
 }
 /* Score conversions between "from this node" and "from the root" for mates. */
 int tt_score_to(int score, int ply);
-int tt_score_from(int score, int ply);
+static inline int tt_score_from(int score, int ply)
+{
+    if (score >= SCORE_MATE_MIN)
+        return score - ply;
+    if (score <= -SCORE_MATE_MIN)
+        return score + ply;
+    return score;
+}
+
+/* Data word layout (64 bits):
+ *   0..15 move, 16..31 score (int16), 32..47 static eval (int16),
+ *   48..55 depth, 56..57 bound, 58..59 flags (TT_NULL_CUT, TT_PV),
+ *   60..63 generation. */
+enum { TT_GEN_BITS = 4, TT_GEN_MASK = (1 << TT_GEN_BITS) - 1 };
+enum { TT_FLAG_MASK = TT_NULL_CUT | TT_PV };
+
+static inline int tt_data_depth(uint64_t d) { return (int)((d >> 48) & 0xFF); }
+static inline int tt_data_bound(uint64_t d) { return (int)((d >> 56) & 3); }
+static inline int tt_data_gen(uint64_t d) { return (int)((d >> 60) & TT_GEN_MASK); }
+static inline unsigned tt_data_flags(uint64_t d) { return (unsigned)((d >> 58) & TT_FLAG_MASK); }
+static inline Move tt_data_move(uint64_t d) { return (Move)(d & 0xFFFF); }
+
+/* Looks the key up; on a hit fills *out (score adjusted to ply). Inline:
+ * the search probes at every node, and its callers keep the entry's
+ * fields in registers instead of reading them back from memory. */
+static inline bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out)
+{
+    const TTBucket *bk = &tt->buckets[key & tt->mask];
+    for (int i = 0; i < TT_BUCKET_SIZE; i++) {
+        uint64_t d = atomic_load_explicit(&bk->slot[i].data, memory_order_relaxed);
+        uint64_t c = atomic_load_explicit(&bk->slot[i].check, memory_order_relaxed);
+        if (d == 0 || (c ^ d) != key)
+            continue;
+        out->move = tt_data_move(d);
+        out->score = (int16_t)tt_score_from((int16_t)(uint16_t)(d >> 16), ply);
+        out->eval = (int16_t)(uint16_t)(d >> 32);
+        out->depth = tt_data_depth(d);
+        out->bound = tt_data_bound(d);
+        const unsigned flags = tt_data_flags(d);
+        out->null_cut = (flags & TT_NULL_CUT) != 0;
+        out->pv = (flags & TT_PV) != 0;
+        return true;
+    }
+    return false;
+}
 
 /* ---------------------------------------------------------------- time */
 

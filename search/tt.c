@@ -6,25 +6,15 @@
 
 #include "search_internal.h"
 
-/* Data word layout (64 bits):
- *   0..15 move, 16..31 score (int16), 32..47 static eval (int16),
- *   48..55 depth, 56..57 bound, 58..59 flags (TT_NULL_CUT, TT_PV),
- *   60..63 generation. */
-enum { GEN_BITS = 4, GEN_MASK = (1 << GEN_BITS) - 1 };
-enum { FLAG_MASK = TT_NULL_CUT | TT_PV };
+/* The data word's layout: see search_internal.h (TT_GEN_MASK, tt_data_*). */
 
 static uint64_t pack(Move move, int score, int eval, int depth, int bound, unsigned flags, int gen)
 {
     return (uint64_t)move | (uint64_t)(uint16_t)(int16_t)score << 16 | (uint64_t)(uint16_t)(int16_t)eval << 32 |
-           (uint64_t)(uint8_t)depth << 48 | (uint64_t)(bound & 3) << 56 | (uint64_t)(flags & FLAG_MASK) << 58 |
-           (uint64_t)(gen & GEN_MASK) << 60;
+           (uint64_t)(uint8_t)depth << 48 | (uint64_t)(bound & 3) << 56 | (uint64_t)(flags & TT_FLAG_MASK) << 58 |
+           (uint64_t)(gen & TT_GEN_MASK) << 60;
 }
 
-static int data_depth(uint64_t d) { return (int)((d >> 48) & 0xFF); }
-static int data_bound(uint64_t d) { return (int)((d >> 56) & 3); }
-static int data_gen(uint64_t d) { return (int)((d >> 60) & GEN_MASK); }
-static unsigned data_flags(uint64_t d) { return (unsigned)((d >> 58) & FLAG_MASK); }
-static Move data_move(uint64_t d) { return (Move)(d & 0xFFFF); }
 
 bool tt_init(TT *tt, int mb)
 {
@@ -63,7 +53,7 @@ void tt_clear(TT *tt)
     tt->generation = 0;
 }
 
-void tt_new_search(TT *tt) { tt->generation = (uint8_t)((tt->generation + 1) & GEN_MASK); }
+void tt_new_search(TT *tt) { tt->generation = (uint8_t)((tt->generation + 1) & TT_GEN_MASK); }
 
 int tt_score_to(int score, int ply)
 {
@@ -72,36 +62,6 @@ int tt_score_to(int score, int ply)
     if (score <= -SCORE_MATE_MIN)
         return score - ply;
     return score;
-}
-
-int tt_score_from(int score, int ply)
-{
-    if (score >= SCORE_MATE_MIN)
-        return score - ply;
-    if (score <= -SCORE_MATE_MIN)
-        return score + ply;
-    return score;
-}
-
-bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out)
-{
-    const TTBucket *bk = &tt->buckets[key & tt->mask];
-    for (int i = 0; i < TT_BUCKET_SIZE; i++) {
-        uint64_t d = atomic_load_explicit(&bk->slot[i].data, memory_order_relaxed);
-        uint64_t c = atomic_load_explicit(&bk->slot[i].check, memory_order_relaxed);
-        if (d == 0 || (c ^ d) != key)
-            continue;
-        out->move = data_move(d);
-        out->score = (int16_t)tt_score_from((int16_t)(uint16_t)(d >> 16), ply);
-        out->eval = (int16_t)(uint16_t)(d >> 32);
-        out->depth = data_depth(d);
-        out->bound = data_bound(d);
-        const unsigned flags = data_flags(d);
-        out->null_cut = (flags & TT_NULL_CUT) != 0;
-        out->pv = (flags & TT_PV) != 0;
-        return true;
-    }
-    return false;
 }
 
 void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound, unsigned flags)
@@ -130,21 +90,21 @@ void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int
         if (d != 0 && (c ^ d) == key) {
             /* Same position: depth-preferred, but a newer search, an exact
              * score or an entry without a usable score always replace. */
-            int old_bound = data_bound(d);
-            if (bound != TT_BOUND_EXACT && old_bound != TT_BOUND_NONE && data_gen(d) == gen &&
-                depth + 2 < data_depth(d))
+            int old_bound = tt_data_bound(d);
+            if (bound != TT_BOUND_EXACT && old_bound != TT_BOUND_NONE && tt_data_gen(d) == gen &&
+                depth + 2 < tt_data_depth(d))
                 return;
             if (move == MOVE_NONE && !null_cut)
-                move = data_move(d);
+                move = tt_data_move(d);
             /* Once on a principal variation, always: a shallower store
              * (quiescence, a null cut) does not make the position less
              * important. */
-            flags |= data_flags(d) & TT_PV;
+            flags |= tt_data_flags(d) & TT_PV;
             victim = sl;
             break;
         }
-        int age = (gen - data_gen(d)) & GEN_MASK;
-        int value = d == 0 ? -(1 << 20) : data_depth(d) - TT_AGE_WEIGHT * age;
+        int age = (gen - tt_data_gen(d)) & TT_GEN_MASK;
+        int value = d == 0 ? -(1 << 20) : tt_data_depth(d) - TT_AGE_WEIGHT * age;
         if (value < victim_value) {
             victim_value = value;
             victim = sl;
@@ -164,7 +124,7 @@ int tt_hashfull(const TT *tt)
     for (uint64_t b = 0; b < n; b++)
         for (int i = 0; i < TT_BUCKET_SIZE; i++) {
             uint64_t d = atomic_load_explicit(&tt->buckets[b].slot[i].data, memory_order_relaxed);
-            if (d != 0 && data_gen(d) == tt->generation)
+            if (d != 0 && tt_data_gen(d) == tt->generation)
                 used++;
         }
     return (int)(used * 1000 / (n * TT_BUCKET_SIZE));
