@@ -58,7 +58,7 @@ static inline void eval_cache_put(SearchThread *t, uint64_t key, int v)
  * gate needs it): its cached eval gives this one's exactly, unless it sat
  * at the clamp, where the raw value is lost. A null move is tried at about
  * one node in five of the bench, so this saves that many evaluations. */
-static int evaluate(SearchThread *t)
+static inline int evaluate(SearchThread *t)
 {
     const int knowledge = t->s->opt.knowledge;
     const uint64_t key = eval_cache_key(t->board.key, knowledge);
