@@ -192,43 +192,12 @@ static inline bool king_safe_after(const Board *b, int from, int to)
 /* The checks on the side to move's general, gathered once for testing many
  * evasions (evasion_safe): whether a rook, cannon or the facing general
  * checks along its rank or file, and the horses (with their legs) and
- * pawns that check it. */
+ * pawns that check it. compute_evasion_points fills it as it finds them. */
 typedef struct Checkers {
     bool rank, file;
     int horses, pawns;
     uint8_t horse_sq[2], horse_leg[2], pawn_sq[3];
 } Checkers;
-
-static void find_checkers(const Board *b, Checkers *c)
-{
-    const int them = b->side ^ 1, ks = b->plist[b->side][0], kr = sq_rank(ks), kf = sq_file(ks);
-    const Piece rook = piece_make(them, ROOK), cannon = piece_make(them, CANNON);
-    const Piece king = piece_make(them, KING), horse = piece_make(them, HORSE), pawn = piece_make(them, PAWN);
-    const SlideEntry *re = &board_rank_slide[kf][b->rank_occ[kr]];
-    const SlideEntry *fe = &board_file_slide[kr][b->file_occ[kf]];
-    c->rank = c->file = false;
-    for (unsigned bits = re->first; bits; bits &= bits - 1)
-        c->rank |= b->sq[kr * FILE_NB + __builtin_ctz(bits)] == rook;
-    for (unsigned bits = re->second; bits; bits &= bits - 1)
-        c->rank |= b->sq[kr * FILE_NB + __builtin_ctz(bits)] == cannon;
-    for (unsigned bits = fe->first; bits; bits &= bits - 1) {
-        const Piece p = b->sq[__builtin_ctz(bits) * FILE_NB + kf];
-        c->file |= p == rook || p == king;
-    }
-    for (unsigned bits = fe->second; bits; bits &= bits - 1)
-        c->file |= b->sq[__builtin_ctz(bits) * FILE_NB + kf] == cannon;
-    c->horses = c->pawns = 0;
-    const StepList *hl = &board_horse_attackers[ks];
-    for (int i = 0; i < hl->count && c->horses < 2; i++)
-        if (b->sq[hl->steps[i].to] == horse && b->sq[hl->steps[i].block] == PIECE_NONE) {
-            c->horse_sq[c->horses] = hl->steps[i].to;
-            c->horse_leg[c->horses++] = hl->steps[i].block;
-        }
-    const StepList *pl = &board_pawn_attackers[them][ks];
-    for (int i = 0; i < pl->count; i++)
-        if (b->sq[pl->steps[i].to] == pawn)
-            c->pawn_sq[c->pawns++] = pl->steps[i].to;
-}
 
 /* king_safe_after for the side in check, with its checkers gathered: a move
  * of another piece is legal when it answers every checker (a line checker
@@ -475,12 +444,15 @@ static void add_between(SqSet *set, int a, int c)
  * on a checker or between it and the general (a block, a second cannon
  * screen, a horse leg), or if it takes a cannon's screen away. This marks
  * those points: `to_ok` for arrivals, `from_ok` for departures. Every other
- * non-general move leaves each checker checking, so it needs no test. */
-static void compute_evasion_points(const Board *b, SqSet *to_ok, SqSet *from_ok)
+ * non-general move leaves each checker checking, so it needs no test.
+ * The checkers it finds on the way go to *c (evasion_safe's input). */
+static void compute_evasion_points(const Board *b, SqSet *to_ok, SqSet *from_ok, Checkers *c)
 {
     int us = b->side, them = us ^ 1;
     int ks = b->plist[us][0], kr = sq_rank(ks), kf = sq_file(ks);
     to_ok->w[0] = to_ok->w[1] = from_ok->w[0] = from_ok->w[1] = 0;
+    c->rank = c->file = false;
+    c->horses = c->pawns = 0;
     const Piece rook = piece_make(them, ROOK), cannon = piece_make(them, CANNON), king = piece_make(them, KING);
     const SlideEntry *lines[2] = {&board_rank_slide[kf][b->rank_occ[kr]], &board_file_slide[kr][b->file_occ[kf]]};
     for (int is_file = 0; is_file < 2; is_file++) {
@@ -490,6 +462,7 @@ static void compute_evasion_points(const Board *b, SqSet *to_ok, SqSet *from_ok)
             if (b->sq[s] == rook || b->sq[s] == king) {
                 sqset_add(to_ok, s);
                 add_between(to_ok, ks, s);
+                *(is_file ? &c->file : &c->rank) = true;
             }
         }
         for (unsigned bits = e->second; bits; bits &= bits - 1) {
@@ -497,6 +470,7 @@ static void compute_evasion_points(const Board *b, SqSet *to_ok, SqSet *from_ok)
             if (b->sq[s] != cannon)
                 continue;
             sqset_add(to_ok, s);
+            *(is_file ? &c->file : &c->rank) = true;
             /* Every point between is a block except the screen, which can
              * leave instead. */
             add_between(to_ok, ks, s);
@@ -511,11 +485,15 @@ static void compute_evasion_points(const Board *b, SqSet *to_ok, SqSet *from_ok)
         if (b->sq[hl->steps[i].to] == piece_make(them, HORSE) && !b->sq[hl->steps[i].block]) {
             sqset_add(to_ok, hl->steps[i].to);
             sqset_add(to_ok, hl->steps[i].block);
+            c->horse_sq[c->horses] = hl->steps[i].to;
+            c->horse_leg[c->horses++] = hl->steps[i].block;
         }
     const StepList *pl = &board_pawn_attackers[them][ks];
     for (int i = 0; i < pl->count; i++)
-        if (b->sq[pl->steps[i].to] == piece_make(them, PAWN))
+        if (b->sq[pl->steps[i].to] == piece_make(them, PAWN)) {
             sqset_add(to_ok, pl->steps[i].to);
+            c->pawn_sq[c->pawns++] = pl->steps[i].to;
+        }
     sqset_add(from_ok, ks);
 }
 
@@ -536,7 +514,8 @@ static void filter_legal(const Board *b, MoveList *l)
     int n = 0;
     if (b->hist[b->ply].check) {
         SqSet to_ok, from_ok;
-        compute_evasion_points(b, &to_ok, &from_ok);
+        Checkers checkers;
+        compute_evasion_points(b, &to_ok, &from_ok, &checkers);
         for (int i = 0; i < l->count; i++) {
             Move m = l->moves[i];
             int from = move_from(m), to = move_to(m);
@@ -649,9 +628,8 @@ static int count_tested(const Board *b, int from)
 static inline int list_evasions(const Board *b, MoveList *out)
 {
     SqSet to_ok, from_ok;
-    compute_evasion_points(b, &to_ok, &from_ok);
     Checkers checkers;
-    find_checkers(b, &checkers);
+    compute_evasion_points(b, &to_ok, &from_ok, &checkers);
     unsigned ranks = 0, files = 0;
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = to_ok.w[w]; bits; bits &= bits - 1) {
@@ -704,8 +682,9 @@ bool board_has_legal_move(const Board *b)
 {
     const bool check = b->hist[b->ply].check;
     SqSet a, c; /* arrival and departure points: to_ok and from_ok in check, else to_risk and from_risk */
+    Checkers checkers;
     if (check)
-        compute_evasion_points(b, &a, &c);
+        compute_evasion_points(b, &a, &c, &checkers);
     else
         compute_risks(b, &c, &a);
     const uint8_t *pl = b->plist[b->side];

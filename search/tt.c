@@ -15,7 +15,6 @@ static uint64_t pack(Move move, int score, int eval, int depth, int bound, unsig
            (uint64_t)(gen & TT_GEN_MASK) << 60;
 }
 
-
 bool tt_init(TT *tt, int mb)
 {
     uint64_t bytes = (uint64_t)mb << 20;
