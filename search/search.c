@@ -12,7 +12,11 @@
 /* Node flags passed down the tree. */
 enum { NODE_VERIFY = 1 }; /* inside a null-move verification search: no null moves */
 
-static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply, int flags);
+/* One copy of search_node: gcc otherwise clones it for the root's constant
+ * ply and flags, and the four 8 KB copies, all hot, crowd each other out of
+ * the instruction cache (cachegrind bench 10: 12% fewer I1 misses for 0.3%
+ * more instructions). */
+static __attribute__((noclone)) int search_node(SearchThread *t, int alpha, int beta, int depth, int ply, int flags);
 static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply);
 static bool adopt_helper_proof(SearchThread *t, bool report);
 
