@@ -87,6 +87,15 @@ static uint8_t pawn_targets[2][SQ_NB][PAWN_TARGETS];
 /* What a cannon gains from the piece behind its screen: the threat weight
  * against that victim plus CANNON_THREAT for any enemy (the general too). */
 static int32_t cannon_target_score[2][PIECE_NB];
+/* What a horse's destination holding this piece code is worth, both terms
+ * in one word: its threat weight (sign-extended) in the low bits, and 1 <<
+ * HORSE_MOB_SHIFT when it counts for mobility (not an own piece). A horse
+ * sums one load per destination; the mobility count and the threat sum
+ * come apart exactly, since eight threat weights stay far below
+ * HORSE_MOB_OFFSET. */
+enum { HORSE_MOB_SHIFT = 40 };
+#define HORSE_MOB_OFFSET (INT64_C(1) << (HORSE_MOB_SHIFT - 1))
+static int64_t horse_dest_value[2][PIECE_NB];
 /* The imbalance of Red against Black in one table: Red's weight for its type
  * t against Black's e, less Black's weight for e against t, since both sides
  * use the same table and Black's share is subtracted. The trace build counts
@@ -222,6 +231,10 @@ void eval_init(void)
     for (int c = RED; c <= BLACK; c++)
         for (int p = 0; p < PIECE_NB; p++)
             cannon_target_score[c][p] = threat_score[c][THREAT_BY_CANNON][p] + (IS_ENEMY[c][p] ? CANNON_THREAT : 0);
+    for (int c = RED; c <= BLACK; c++)
+        for (int p = 0; p < PIECE_NB; p++)
+            horse_dest_value[c][p] =
+                (int64_t)threat_score[c][THREAT_BY_HORSE][p] + ((int64_t)NOT_OWN[c][p] << HORSE_MOB_SHIFT);
     for (int t = 0; t < IMB_TYPES; t++)
         for (int e = 0; e < IMB_TYPES; e++)
             imbalance_net[t][e] = WS(W_IMBALANCE + t * IMB_TYPES + e) - WS(W_IMBALANCE + e * IMB_TYPES + t);
@@ -385,6 +398,7 @@ static PER_SIDE void eval_horses(const Board *b, int us, int knowledge, SideEval
             continue;
         /* Mobility counts destinations through free legs only, so a horse
          * with blocked legs scores (much) lower. */
+#ifdef EVAL_TRACE
         const uint8_t *not_own = NOT_OWN[us];
         int mob = 0;
         for (int d = 0; d < 4; d++) {
@@ -395,6 +409,19 @@ static PER_SIDE void eval_horses(const Board *b, int us, int knowledge, SideEval
             add_threat(b, us, THREAT_BY_HORSE, horse_dest[sq][d][0], se TR_ARG);
             add_threat(b, us, THREAT_BY_HORSE, horse_dest[sq][d][1], se TR_ARG);
         }
+#else
+        /* Both terms of each destination at once (horse_dest_value); an
+         * off-board one reads the horse's own square, worth nothing. */
+        const int64_t *value = horse_dest_value[us];
+        int64_t sum = 0;
+        for (int d = 0; d < 4; d++) {
+            if (b->sq[horse_leg[sq][d]] != PIECE_NONE)
+                continue;
+            sum += value[b->sq[horse_dest[sq][d][0]]] + value[b->sq[horse_dest[sq][d][1]]];
+        }
+        const int mob = (int)((uint64_t)(sum + HORSE_MOB_OFFSET) >> HORSE_MOB_SHIFT);
+        se->score += (int32_t)(sum - ((int64_t)mob << HORSE_MOB_SHIFT));
+#endif
         ADD_W(se, us, W_HORSE_MOB + mob, 1);
     }
 }
