@@ -108,6 +108,10 @@ static int32_t imbalance_net[IMB_TYPES][IMB_TYPES];
 static const int IMB_RADIX[IMB_TYPES] = {3, 3, 3, 3, 3, 6};
 enum { IMB_SIGS = 3 * 3 * 3 * 3 * 3 * 6 };
 static int32_t imbalance_cols[IMB_SIGS][IMB_TYPES];
+/* The king-danger table term as a packed score, by missing advisors and
+ * elephants (0..2 each, as miss_adv * 3 + miss_ele) and capped attack
+ * units: what eval_king_danger's trace build computes from the weights. */
+static int32_t danger_score[3 * 3][ATTACK_UNITS_MAX + 1];
 #endif
 enum { PAWN_GRID_NOWHERE = 63 };
 #define PAWN_GRID_MASK ((UINT64_C(1) << 50) - 1)
@@ -238,6 +242,12 @@ void eval_init(void)
     for (int t = 0; t < IMB_TYPES; t++)
         for (int e = 0; e < IMB_TYPES; e++)
             imbalance_net[t][e] = WS(W_IMBALANCE + t * IMB_TYPES + e) - WS(W_IMBALANCE + e * IMB_TYPES + t);
+    for (int miss_adv = 0; miss_adv < 3; miss_adv++)
+        for (int miss_ele = 0; miss_ele < 3; miss_ele++)
+            for (int units = 0; units <= ATTACK_UNITS_MAX; units++) {
+                int d = KING_DANGER_MG(units) * (DANGER_DEF_BASE + 2 * miss_adv + miss_ele) / DANGER_DEF_BASE;
+                danger_score[miss_adv * 3 + miss_ele][units] = S(d, d * DANGER_EG_NUM / DANGER_EG_DEN);
+            }
     for (int t = 0; t < IMB_TYPES; t++)
         assert(IMB_RADIX[t] == BOARD_SLOT_COUNT[ADVISOR + t] + 1);
     for (int sig = 0; sig < IMB_SIGS; sig++) {
@@ -616,9 +626,13 @@ static inline int32_t eval_king_danger(const Board *b, int us, const SideEval *e
     TRACE_W(us, W_ELE_MISSING + 3, -miss_ele * ep);
 
     int units = enemy->attack_units < ATTACK_UNITS_MAX ? enemy->attack_units : ATTACK_UNITS_MAX;
+#ifdef EVAL_TRACE
     int d = KING_DANGER_MG(units) * (DANGER_DEF_BASE + 2 * miss_adv + miss_ele) / DANGER_DEF_BASE;
     TRACE_DANGER(us, units, -(double)(DANGER_DEF_BASE + 2 * miss_adv + miss_ele) / DANGER_DEF_BASE);
     pen += S(d, d * DANGER_EG_NUM / DANGER_EG_DEN);
+#else
+    pen += danger_score[miss_adv * 3 + miss_ele][units];
+#endif
     return pen;
 }
 
