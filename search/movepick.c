@@ -13,6 +13,7 @@ enum {
     ST_COUNTER,
     ST_QUIETS_GEN,
     ST_QUIETS,
+    ST_QUIET_CHECKS,
     ST_BAD_CAPTURES,
     ST_DONE,
     ST_QS_TT,
@@ -22,6 +23,10 @@ enum {
     ST_EV_GEN,
     ST_EV_ALL
 };
+
+/* Marks, in the quiet list, the moves the check-only stage returns (a move
+ * uses bits 0-13 only). */
+enum { MOVE_CHECK_MARK = 1 << 15 };
 
 /* Least valuable attacker first; the general last but one (its captures are
  * safe, the generator only produces legal ones), so it ranks as cheap. */
@@ -66,6 +71,7 @@ void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move t
     mp->idx = 0;
     mp->list.count = 0;
     mp->bad_count = mp->bad_idx = 0;
+    mp->skipped = 0;
     mp->tt_move = tt_move != MOVE_NONE && board_is_legal(b, tt_move) ? tt_move : MOVE_NONE;
     mp->killers[0] = t->stack[ply].killers[0];
     mp->killers[1] = t->stack[ply].killers[1];
@@ -89,6 +95,7 @@ void movepick_init_qs(MovePicker *mp, const Board *b, const SearchThread *t, Mov
     mp->idx = 0;
     mp->list.count = 0;
     mp->bad_count = mp->bad_idx = 0;
+    mp->skipped = 0;
     /* Out of check only captures are searched, so a quiet hash move is not. */
     mp->tt_move = MOVE_NONE;
     if (tt_move != MOVE_NONE && (in_check || board_is_capture(b, tt_move)) && board_is_legal(b, tt_move)) {
@@ -193,16 +200,40 @@ int movepick_skip_quiets(MovePicker *mp)
     if (mp->stage != ST_QUIETS)
         return SKIP_NOT_AT_QUIETS;
     /* The moves the quiet stage has yet to return are the non-special ones
-     * left in the list, whatever their order. */
+     * left in the list, whatever their order. Those that give check are
+     * marked for the check-only stage. */
     BoardCheckFilter cf;
     board_check_filter(mp->b, &cf);
+    bool any = false;
     for (int i = mp->idx; i < mp->list.count; i++) {
         Move m = mp->list.moves[i];
-        if (board_may_give_check(&cf, m) && !is_special(mp, m) && board_gives_check(mp->b, m))
-            return SKIP_QUIET_CHECK;
+        if (board_may_give_check(&cf, m) && !is_special(mp, m) && board_gives_check(mp->b, m)) {
+            mp->list.moves[i] = (Move)(m | MOVE_CHECK_MARK);
+            any = true;
+        }
+    }
+    if (any) {
+        mp->stage = ST_QUIET_CHECKS;
+        return SKIP_QUIET_CHECK;
     }
     mp->idx = mp->list.count;
     return SKIP_DONE;
+}
+
+int movepick_take_skipped(MovePicker *mp)
+{
+    const int n = mp->skipped;
+    mp->skipped = 0;
+    return n;
+}
+
+void movepick_resume_quiets(MovePicker *mp)
+{
+    if (mp->stage != ST_QUIET_CHECKS)
+        return;
+    for (int i = mp->idx; i < mp->list.count; i++)
+        mp->list.moves[i] &= (Move)~MOVE_CHECK_MARK;
+    mp->stage = ST_QUIETS;
 }
 
 Move movepick_next(MovePicker *mp)
@@ -262,6 +293,18 @@ Move movepick_next(MovePicker *mp)
                 Move m = pick_best(mp);
                 if (!is_special(mp, m))
                     return m;
+            }
+            mp->stage = ST_BAD_CAPTURES;
+            break;
+        case ST_QUIET_CHECKS:
+            /* The quiet stage's order, passing over (and counting) the
+             * non-special moves that give no check. */
+            while (mp->idx < mp->list.count) {
+                Move m = pick_best(mp);
+                if (m & MOVE_CHECK_MARK)
+                    return (Move)(m & ~MOVE_CHECK_MARK);
+                if (!is_special(mp, m))
+                    mp->skipped++;
             }
             mp->stage = ST_BAD_CAPTURES;
             break;

@@ -918,7 +918,17 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
              (depth <= LMP_DEPTH && moves + 1 > lmp_moves))) {
             quiet_skip_tried = movepick_skip_quiets(&mp) != SKIP_NOT_AT_QUIETS;
         }
-        if ((m = movepick_next(&mp)) == MOVE_NONE)
+        /* After SKIP_QUIET_CHECK the picker passes over the quiet moves
+         * that give no check, which Steps 10a-10b would prune one by one
+         * (futility or late-move pruning held for the next move, and keeps
+         * holding: see above), and counts them as looked at. Only a
+         * decisive alpha, after a searched move, can end that pruning;
+         * then the picker returns them all again. */
+        if (quiet_skip_tried && !prune_at_mate_bounds && is_decisive(alpha))
+            movepick_resume_quiets(&mp);
+        m = movepick_next(&mp);
+        moves += movepick_take_skipped(&mp);
+        if (m == MOVE_NONE)
             break;
         if (m == excluded)
             continue;

@@ -163,6 +163,7 @@ typedef struct MovePicker {
     int bad_count, bad_idx;
     Move bad[MAX_MOVES];
     const MoveList *all; /* every legal move, when the caller already has them (in check); else NULL */
+    int skipped;         /* quiet moves dropped unseen since movepick_take_skipped (see there) */
 } MovePicker;
 
 /* Main search: hash move, good captures, killers, counter move, quiets by
@@ -186,6 +187,15 @@ Move movepick_next(MovePicker *mp);
  * counted: a caller that has searched a move already needs no count. */
 enum { SKIP_DONE = 0, SKIP_NOT_AT_QUIETS = -1, SKIP_QUIET_CHECK = -2 };
 int movepick_skip_quiets(MovePicker *mp);
+/* After SKIP_QUIET_CHECK from the quiet stage, the picker returns only the
+ * quiet moves that give check, in the order it would return all of them,
+ * and counts the others it passes over: a caller that would prune each of
+ * them at once takes that count (as moves it looked at and pruned) with
+ * movepick_take_skipped after every movepick_next. A caller that stops
+ * pruning them calls movepick_resume_quiets before asking for the next
+ * move: the picker then returns every quiet move again. */
+int movepick_take_skipped(MovePicker *mp);
+void movepick_resume_quiets(MovePicker *mp);
 /* A quiet move's record for piece pc to square to: butterfly history plus
  * both continuation histories (the quiet order, and LMR's history term). */
 int movepick_quiet_stat(const MovePicker *mp, int pc, int to);
