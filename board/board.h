@@ -220,6 +220,12 @@ typedef struct BoardCheckFilter {
     SqSet from, to;
 } BoardCheckFilter;
 void board_check_filter(const Board *b, BoardCheckFilter *f);
+/* The same filter cut down to this position: `from` holds only the squares
+ * whose piece would uncover a check by leaving, `to` only the points from
+ * which some piece checks (or becomes a cannon's screen), by the
+ * occupancy of the general's lines. For quiet moves only, and it costs a
+ * scan of those lines: for testing many quiet moves of one position. */
+void board_check_filter_quiet(const Board *b, BoardCheckFilter *f);
 static inline bool board_may_give_check(const BoardCheckFilter *f, Move m)
 {
     return sqset_has(&f->from, move_from(m)) || sqset_has(&f->to, move_to(m));

@@ -839,6 +839,18 @@ static void check_targets(const Board *b, CheckTargets *ct)
     }
 }
 
+void board_check_filter_quiet(const Board *b, BoardCheckFilter *f)
+{
+    CheckTargets ct;
+    check_targets(b, &ct);
+    f->from = ct.disc;
+    f->to = ct.to[KING];
+    for (int t = ADVISOR; t <= PAWN; t++) {
+        f->to.w[0] |= ct.to[t].w[0];
+        f->to.w[1] |= ct.to[t].w[1];
+    }
+}
+
 /* gen_steps' quiet moves that land on a point of `targets`. */
 static inline void gen_steps_onto(const Board *b, MoveList *l, int from, const StepList *st, const SqSet *targets,
                                   bool blockable)

@@ -201,9 +201,10 @@ int movepick_skip_quiets(MovePicker *mp)
         return SKIP_NOT_AT_QUIETS;
     /* The moves the quiet stage has yet to return are the non-special ones
      * left in the list, whatever their order. Those that give check are
-     * marked for the check-only stage. */
+     * marked for the check-only stage. The list holds quiet moves only:
+     * the position's own filter lets few of them through. */
     BoardCheckFilter cf;
-    board_check_filter(mp->b, &cf);
+    board_check_filter_quiet(mp->b, &cf);
     bool any = false;
     for (int i = mp->idx; i < mp->list.count; i++) {
         Move m = mp->list.moves[i];
