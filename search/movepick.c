@@ -205,15 +205,16 @@ int movepick_skip_quiets(MovePicker *mp)
      * the position's own filter lets few of them through. */
     BoardCheckFilter cf;
     board_check_filter_quiet(mp->b, &cf);
-    bool any = false;
+    int marked = 0;
     for (int i = mp->idx; i < mp->list.count; i++) {
         Move m = mp->list.moves[i];
         if (board_may_give_check(&cf, m) && !is_special(mp, m) && board_gives_check(mp->b, m)) {
             mp->list.moves[i] = (Move)(m | MOVE_CHECK_MARK);
-            any = true;
+            marked++;
         }
     }
-    if (any) {
+    mp->checks_left = marked;
+    if (marked) {
         mp->stage = ST_QUIET_CHECKS;
         return SKIP_QUIET_CHECK;
     }
@@ -299,11 +300,17 @@ Move movepick_next(MovePicker *mp)
             break;
         case ST_QUIET_CHECKS:
             /* The quiet stage's order, passing over (and counting) the
-             * non-special moves that give no check. */
-            while (mp->idx < mp->list.count) {
+             * non-special moves that give no check. Once the last check
+             * is out and the caller still prunes (it would have resumed
+             * otherwise), the moves left would all be pruned: they are
+             * dropped unordered (the count past the last quiet move
+             * matters to no pruning rule). */
+            while (mp->checks_left > 0 && mp->idx < mp->list.count) {
                 Move m = pick_best(mp);
-                if (m & MOVE_CHECK_MARK)
+                if (m & MOVE_CHECK_MARK) {
+                    mp->checks_left--;
                     return (Move)(m & ~MOVE_CHECK_MARK);
+                }
                 if (!is_special(mp, m))
                     mp->skipped++;
             }

@@ -164,6 +164,7 @@ typedef struct MovePicker {
     Move bad[MAX_MOVES];
     const MoveList *all; /* every legal move, when the caller already has them (in check); else NULL */
     int skipped;         /* quiet moves dropped unseen since movepick_take_skipped (see there) */
+    int checks_left;     /* marked quiet checks the check-only stage has yet to return */
 } MovePicker;
 
 /* Main search: hash move, good captures, killers, counter move, quiets by
