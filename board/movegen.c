@@ -777,12 +777,17 @@ static inline const SlideEntry *line_entry(bool is_file, int pos, unsigned occ)
     return is_file ? &board_file_slide[pos][occ] : &board_rank_slide[pos][occ];
 }
 
-static void check_targets(const Board *b, CheckTargets *ct)
+/* check_targets' scan, writing each kind of point to its own set (or one
+ * set for several kinds): the points between the general and a bare own
+ * cannon go to `screens`, those from which a rook, cannon, the own general,
+ * a horse or a pawn checks to their sets, and the discovering squares to
+ * `disc`. Forced inline, so that each caller's sets are known. */
+static inline __attribute__((always_inline)) void check_points(const Board *b, SqSet *disc, SqSet *screens,
+                                                               SqSet *rook_to, SqSet *cannon_to, SqSet *king_to,
+                                                               SqSet *horse_to, SqSet *pawn_to)
 {
     const int us = b->side, ks = b->plist[us ^ 1][0], kr = sq_rank(ks), kf = sq_file(ks);
     const Piece rook = piece_make(us, ROOK), cannon = piece_make(us, CANNON), king = piece_make(us, KING);
-    memset(ct, 0, sizeof *ct);
-    SqSet screens = {{0, 0}};
     for (int is_file = 0; is_file < 2; is_file++) {
         const int pos = is_file ? kr : kf, line = is_file ? kf : kr;
         const unsigned occ = is_file ? b->file_occ[kf] : b->rank_occ[kr];
@@ -807,48 +812,52 @@ static void check_targets(const Board *b, CheckTargets *ct)
             const int i2 = __builtin_ctz(f2), s2 = is_file ? i2 * FILE_NB + line : line * FILE_NB + i2;
             const Piece p2 = b->sq[s2];
             if (p2 == rook || (is_file && p2 == king))
-                sqset_add(&ct->disc, s1);
+                sqset_add(disc, s1);
             const unsigned f3 = line_entry(is_file, i2, occ)->first & side & ~f1;
             if (f3) {
                 const int i3 = __builtin_ctz(f3);
                 if (b->sq[is_file ? i3 * FILE_NB + line : line * FILE_NB + i3] == cannon) {
-                    sqset_add(&ct->disc, s1);
-                    sqset_add(&ct->disc, s2);
+                    sqset_add(disc, s1);
+                    sqset_add(disc, s2);
                 }
             }
         }
-        sqset_add_line(&screens, screen_pts, is_file, line);
-        sqset_add_line(&ct->to[ROOK], rook_pts, is_file, line);
-        sqset_add_line(&ct->to[CANNON], cannon_pts, is_file, line);
+        sqset_add_line(screens, screen_pts, is_file, line);
+        sqset_add_line(rook_to, rook_pts, is_file, line);
+        sqset_add_line(cannon_to, cannon_pts, is_file, line);
         if (is_file)
-            sqset_add_line(&ct->to[KING], rook_pts, is_file, line);
+            sqset_add_line(king_to, rook_pts, is_file, line);
     }
     const StepList *hl = &board_horse_attackers[ks];
     for (int i = 0; i < hl->count; i++) {
         if (b->sq[hl->steps[i].block] == PIECE_NONE)
-            sqset_add(&ct->to[HORSE], hl->steps[i].to);
+            sqset_add(horse_to, hl->steps[i].to);
         else if (b->sq[hl->steps[i].to] == piece_make(us, HORSE))
-            sqset_add(&ct->disc, hl->steps[i].block);
+            sqset_add(disc, hl->steps[i].block);
     }
     const StepList *pl = &board_pawn_attackers[us][ks];
     for (int i = 0; i < pl->count; i++)
-        sqset_add(&ct->to[PAWN], pl->steps[i].to);
+        sqset_add(pawn_to, pl->steps[i].to);
+}
+
+static void check_targets(const Board *b, CheckTargets *ct)
+{
+    memset(ct, 0, sizeof *ct);
+    SqSet screens = {{0, 0}};
+    check_points(b, &ct->disc, &screens, &ct->to[ROOK], &ct->to[CANNON], &ct->to[KING], &ct->to[HORSE],
+                 &ct->to[PAWN]);
     for (int t = KING; t <= PAWN; t++) {
         ct->to[t].w[0] |= screens.w[0];
         ct->to[t].w[1] |= screens.w[1];
     }
 }
 
+/* check_targets' points, every kind in one set. */
 void board_check_filter_quiet(const Board *b, BoardCheckFilter *f)
 {
-    CheckTargets ct;
-    check_targets(b, &ct);
-    f->from = ct.disc;
-    f->to = ct.to[KING];
-    for (int t = ADVISOR; t <= PAWN; t++) {
-        f->to.w[0] |= ct.to[t].w[0];
-        f->to.w[1] |= ct.to[t].w[1];
-    }
+    SqSet *to = &f->to;
+    f->from.w[0] = f->from.w[1] = to->w[0] = to->w[1] = 0;
+    check_points(b, &f->from, to, to, to, to, to, to);
 }
 
 /* gen_steps' quiet moves that land on a point of `targets`. */
