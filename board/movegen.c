@@ -630,14 +630,20 @@ static inline int list_evasions(const Board *b, MoveList *out)
     SqSet to_ok, from_ok;
     Checkers checkers;
     compute_evasion_points(b, &to_ok, &from_ok, &checkers);
+    /* The to_ok points by line: ok_rank[r] has bit f for point (f, r),
+     * ok_file[f] bit r. */
     unsigned ranks = 0, files = 0;
+    uint16_t ok_rank[RANK_NB] = {0}, ok_file[FILE_NB] = {0};
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = to_ok.w[w]; bits; bits &= bits - 1) {
             int sq = w * 64 + __builtin_ctzll(bits);
             ranks |= 1u << sq_rank(sq);
             files |= 1u << sq_file(sq);
+            ok_rank[sq_rank(sq)] |= (uint16_t)(1u << sq_file(sq));
+            ok_file[sq_file(sq)] |= (uint16_t)(1u << sq_rank(sq));
         }
     const uint8_t *pl = b->plist[b->side];
+    const uint8_t *enemy = TARGET_OK[WANT_CAPTURES][b->side];
     int n = 0;
     for (int i = 0; i < SLOT_NB; i++) {
         int from = pl[i];
@@ -645,9 +651,32 @@ static inline int list_evasions(const Board *b, MoveList *out)
             continue;
         bool leaves_ok = sqset_has(&from_ok, from);
         int type = piece_type(b->sq[from]);
-        if ((type == ROOK || type == CANNON) && !leaves_ok && !((ranks >> sq_rank(from)) & 1) &&
-            !((files >> sq_file(from)) & 1))
+        if ((type == ROOK || type == CANNON) && !leaves_ok) {
+            /* It must land on a to_ok point of its rank or file: only
+             * those are looked at, in gen_slider's order (captures along
+             * the rank, then the file, then quiet moves the same way). */
+            const int r = sq_rank(from), f = sq_file(from);
+            if (!ok_rank[r] && !ok_file[f])
+                continue;
+            const SlideEntry *re = &board_rank_slide[f][b->rank_occ[r]];
+            const SlideEntry *fe = &board_file_slide[r][b->file_occ[f]];
+            const bool cannon = type == CANNON;
+            unsigned lines[4] = {(cannon ? re->second : re->first) & ok_rank[r],
+                                 (cannon ? fe->second : fe->first) & ok_file[f], re->quiet & ok_rank[r],
+                                 fe->quiet & ok_file[f]};
+            for (int k = 0; k < 4; k++)
+                for (unsigned bits = lines[k]; bits; bits &= bits - 1) {
+                    const int x = __builtin_ctz(bits), to = k & 1 ? x * FILE_NB + f : r * FILE_NB + x;
+                    if (k < 2 && !enemy[b->sq[to]])
+                        continue;
+                    if (evasion_safe(b, &checkers, from, to)) {
+                        if (out)
+                            out->moves[n] = move_make(from, to);
+                        n++;
+                    }
+                }
             continue;
+        }
         /* A leaper that stays out of from_ok must land on a to_ok point:
          * its reach (legs and eyes aside) tells whether any is in range. */
         const StepReach *reach = type == HORSE      ? &board_horse_reach[from]
