@@ -252,6 +252,9 @@ static inline bool board_see_ge(const Board *b, Move m, int threshold)
 {
     return board_see_floor(b, m) >= threshold || board_see_reaches(b, m, threshold);
 }
+/* board_see_ge(before, m, threshold) for the move m just made (b is the
+ * board after it, m not a null move), without unmaking it. */
+bool board_see_ge_made(const Board *b, int threshold);
 static inline bool board_is_capture(const Board *b, Move m) { return b->sq[move_to(m)] != PIECE_NONE; }
 /* The Zobrist key the position would have after m, without making it. */
 uint64_t board_key_after(const Board *b, Move m);

@@ -1213,6 +1213,38 @@ int board_see(const Board *b, Move m)
  * mover's side reaches the threshold if the exchange stops here. Either
  * side may stop after the forced first capture, as in board_see, and the
  * general takes only when nothing can take it back. */
+/* board_see_reaches' exchange on the copy s, where the first capture on
+ * `to` is made already and `side` is to answer it; `balance` as there.
+ * Forced inline: its two callers keep their own copy of the loop. */
+static inline __attribute__((always_inline)) bool see_exchange(const Board *b, SeeBoard *s, int to, int side,
+                                                                int balance)
+{
+    bool wins = true;
+    for (;;) {
+        int att = see_least_attacker(s, b->plist[side], to, side);
+        if (att < 0)
+            break;
+        if (piece_type(s->sq[att]) == KING) {
+            SeeBoard t = *s;
+            see_take(&t, att, to);
+            /* The general's capture, when allowed, ends the exchange in its
+             * side's favour. */
+            if (see_least_attacker(&t, b->plist[side ^ 1], to, side ^ 1) < 0)
+                wins = !wins;
+            break;
+        }
+        wins = !wins;
+        /* If the piece that now takes is lost in turn, its side still gets
+         * what it wanted only when balance stays within its value. */
+        balance = BOARD_SEE_VALUE[piece_type(s->sq[att])] - balance;
+        if (balance < (int)wins)
+            break;
+        see_take(s, att, to);
+        side ^= 1;
+    }
+    return wins;
+}
+
 bool board_see_reaches(const Board *b, Move m, int threshold)
 {
     int from = move_from(m), to = move_to(m);
@@ -1225,29 +1257,26 @@ bool board_see_reaches(const Board *b, Move m, int threshold)
     SeeBoard s;
     see_copy(&s, b);
     see_take(&s, from, to);
-    int side = b->side ^ 1;
-    bool wins = true;
-    for (;;) {
-        int att = see_least_attacker(&s, b->plist[side], to, side);
-        if (att < 0)
-            break;
-        if (piece_type(s.sq[att]) == KING) {
-            SeeBoard t = s;
-            see_take(&t, att, to);
-            /* The general's capture, when allowed, ends the exchange in its
-             * side's favour. */
-            if (see_least_attacker(&t, b->plist[side ^ 1], to, side ^ 1) < 0)
-                wins = !wins;
-            break;
-        }
-        wins = !wins;
-        /* If the piece that now takes is lost in turn, its side still gets
-         * what it wanted only when balance stays within its value. */
-        balance = BOARD_SEE_VALUE[piece_type(s.sq[att])] - balance;
-        if (balance < (int)wins)
-            break;
-        see_take(&s, att, to);
-        side ^= 1;
-    }
-    return wins;
+    return see_exchange(b, &s, to, b->side ^ 1, balance);
+}
+
+/* The board after the move already is the exchange's position after its
+ * first capture (the piece lists differ only by the piece taken on `to`,
+ * which attacks nothing there, and by the mover, which now stands on it). */
+bool board_see_ge_made(const Board *b, int threshold)
+{
+    const HistEntry *h = &b->hist[b->ply];
+    const int to = move_to(h->move);
+    const int victim = BOARD_SEE_VALUE[piece_type(h->captured)], mover = BOARD_SEE_VALUE[piece_type(b->sq[to])];
+    if (victim - mover >= threshold)
+        return true; /* board_see_floor */
+    int balance = victim - threshold;
+    if (balance < 0)
+        return false;
+    balance = mover - balance;
+    if (balance <= 0)
+        return true;
+    SeeBoard s;
+    see_copy(&s, b);
+    return see_exchange(b, &s, to, b->side, balance);
 }

@@ -984,15 +984,11 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         const bool gives_check = board_in_check(b);
 
         /* Step 10c (second part). Extensions: single replies, and checks
-         * that do not simply lose the checking piece (SEE needs the board
-         * before the move; checks are few, so stepping back for it is
-         * cheap). */
+         * that do not simply lose the checking piece (by SEE, read off the
+         * board after the move). */
         bool extend = can_extend && single_reply;
-        if (can_extend && !extend && gives_check) {
-            board_unmake(b);
-            extend = board_see_ge(b, m, 0);
-            board_make(b, m);
-        }
+        if (can_extend && !extend && gives_check)
+            extend = board_see_ge_made(b, 0);
         int new_depth = depth - 1 + (singular_ext != 0 ? singular_ext : extend ? 1 : 0);
 
         int v;

@@ -201,7 +201,7 @@ static void test_see(void)
 
 /* The early-stopping exchange agrees with the whole one at every threshold
  * (around each value, where the comparison turns), for every legal move of
- * positions from random games. */
+ * positions from random games, and so does board_see_ge_made after it. */
 static void test_see_reaches(void)
 {
     static const int offsets[] = {-1000, -451, -450, -401, -400, -101, -100, -1, 0, 1, 100, 101, 400, 450, 901};
@@ -223,6 +223,11 @@ static void test_see_reaches(void)
                     }
                     CHECK(board_see_reaches(&b, l.moves[i], offsets[k]) == (v >= offsets[k]));
                 }
+                /* The same answer read off the board after the move. */
+                board_make(&b, l.moves[i]);
+                for (size_t k = 0; k < sizeof offsets / sizeof offsets[0]; k++)
+                    CHECK(board_see_ge_made(&b, v + offsets[k]) == (v >= v + offsets[k]));
+                board_unmake(&b);
             }
             /* Captures first, so the games keep exchanges on the board. */
             Move m = l.moves[rng() % l.count];
