@@ -273,15 +273,16 @@ const BoardPsqTable *eval_psq_table(void) { return &psq_table; }
 static inline int bit_low(unsigned x) { return __builtin_ctz(x); }
 static inline int bit_high(unsigned x) { return 31 - __builtin_clz(x); }
 
-/* The first and second occupied points below and above `pos` on a line of n
- * points; none is reported as a point < 0 below or >= n above. Two virtual
- * blockers beyond each end make every scan find two pieces each way, so the
- * scan has no branches. The t* fields are the same points for reading the
- * board: a point that does not exist reads `pos` instead, where the piece
- * itself stands (own, so neither an enemy nor a victim), and the readers
- * need no test for the board's edge. */
+/* The first occupied point below and above `pos` on a line of n points
+ * (none is reported as a point < 0 below or >= n above), the number of
+ * empty points between them (the mobility count), and the first and second
+ * occupied points each way for reading the board (the t* fields): a point
+ * that does not exist reads `pos` instead, where the piece itself stands
+ * (own, so neither an enemy nor a victim), and the readers need no test
+ * for the board's edge. Two virtual blockers beyond each end make every
+ * scan find two pieces each way, so the scan has no branches. */
 typedef struct LineScan {
-    int lo1, lo2, hi1, hi2;
+    int lo1, hi1, empty;
     int tlo1, tlo2, thi1, thi2;
 } LineScan;
 
@@ -293,15 +294,16 @@ static inline LineScan line_scan(unsigned occ, int pos, int n)
     unsigned below = ext & ((4u << pos) - 1);
     unsigned above = ext & ~((8u << pos) - 1);
     LineScan ls;
-    ls.lo1 = bit_high(below);
-    ls.lo2 = bit_high(below ^ (1u << ls.lo1)) - 2;
-    ls.lo1 -= 2;
+    int lo1 = bit_high(below);
+    const int lo2 = bit_high(below ^ (1u << lo1)) - 2;
+    ls.lo1 = lo1 - 2;
     ls.hi1 = bit_low(above) - 2;
-    ls.hi2 = bit_low(above & (above - 1)) - 2;
+    const int hi2 = bit_low(above & (above - 1)) - 2;
+    ls.empty = ls.hi1 - ls.lo1 - 2;
     ls.tlo1 = on_line_or(ls.lo1, n, pos);
-    ls.tlo2 = on_line_or(ls.lo2, n, pos);
+    ls.tlo2 = on_line_or(lo2, n, pos);
     ls.thi1 = on_line_or(ls.hi1, n, pos);
-    ls.thi2 = on_line_or(ls.hi2, n, pos);
+    ls.thi2 = on_line_or(hi2, n, pos);
     return ls;
 }
 
@@ -309,7 +311,9 @@ static inline LineScan line_scan(unsigned occ, int pos, int n)
  * packed in bytes: a lookup instead of a dozen dependent bit operations for
  * each rook and cannon line (filled by eval_init). */
 typedef struct PackedScan {
-    int8_t lo1, lo2, hi1, hi2;
+    int8_t lo1, hi1;
+    uint8_t empty;
+    uint8_t pad; /* keeps an entry 8 bytes, so that indexing is a shift (callgrind: 7 bytes cost 0.5%) */
     uint8_t tlo1, tlo2, thi1, thi2;
 } PackedScan;
 static PackedScan rank_scans[FILE_NB][1 << FILE_NB];
@@ -319,9 +323,8 @@ static void pack_scan(PackedScan *p, unsigned occ, int pos, int n)
 {
     LineScan ls = line_scan(occ, pos, n);
     p->lo1 = (int8_t)ls.lo1;
-    p->lo2 = (int8_t)ls.lo2;
     p->hi1 = (int8_t)ls.hi1;
-    p->hi2 = (int8_t)ls.hi2;
+    p->empty = (uint8_t)ls.empty;
     p->tlo1 = (uint8_t)ls.tlo1;
     p->tlo2 = (uint8_t)ls.tlo2;
     p->thi1 = (uint8_t)ls.thi1;
@@ -330,7 +333,7 @@ static void pack_scan(PackedScan *p, unsigned occ, int pos, int n)
 
 static inline LineScan unpack_scan(const PackedScan *p)
 {
-    LineScan ls = {p->lo1, p->lo2, p->hi1, p->hi2, p->tlo1, p->tlo2, p->thi1, p->thi2};
+    LineScan ls = {p->lo1, p->hi1, p->empty, p->tlo1, p->tlo2, p->thi1, p->thi2};
     return ls;
 }
 
@@ -347,8 +350,8 @@ static void init_scans(void)
 static inline LineScan rank_scan(const Board *b, int r, int f) { return unpack_scan(&rank_scans[f][b->rank_occ[r]]); }
 static inline LineScan file_scan(const Board *b, int f, int r) { return unpack_scan(&file_scans[r][b->file_occ[f]]); }
 
-/* Empty points reachable from pos before the first blocker on either side. */
-static inline int line_empty(const LineScan *ls, int pos) { return (pos - ls->lo1 - 1) + (ls->hi1 - pos - 1); }
+/* Empty points reachable before the first blocker on either side. */
+static inline int line_empty(const LineScan *ls) { return ls->empty; }
 
 /* Pieces strictly between points a and b of a line. */
 static inline int line_between(unsigned occ, int a, int b)
@@ -450,7 +453,7 @@ static PER_SIDE void eval_rooks(const Board *b, int us, int knowledge, SideEval 
             continue;
         LineScan rs = rank_scan(b, r, f);
         LineScan fs = file_scan(b, f, r);
-        ADD_W(se, us, W_ROOK_MOB_PER_SQ, line_empty(&rs, f) + line_empty(&fs, r));
+        ADD_W(se, us, W_ROOK_MOB_PER_SQ, line_empty(&rs) + line_empty(&fs));
         /* The rook attacks the first piece each way. */
         add_threat(b, us, THREAT_BY_ROOK, rank_sq(r, rs.tlo1), se TR_ARG);
         add_threat(b, us, THREAT_BY_ROOK, rank_sq(r, rs.thi1), se TR_ARG);
@@ -486,7 +489,7 @@ static PER_SIDE void eval_cannons(const Board *b, int us, int knowledge, SideEva
             continue;
         LineScan rs = rank_scan(b, r, f);
         LineScan fs = file_scan(b, f, r);
-        ADD_W(se, us, W_CANNON_MOB_PER_SQ, line_empty(&rs, f) + line_empty(&fs, r));
+        ADD_W(se, us, W_CANNON_MOB_PER_SQ, line_empty(&rs) + line_empty(&fs));
         /* Screens: the first piece in a direction; what lies behind it is
          * what the cannon attacks. */
         if (rs.lo1 < 0 && rs.hi1 >= FILE_NB && fs.lo1 < 0 && fs.hi1 >= RANK_NB)
