@@ -1081,7 +1081,10 @@ static inline bool reach_has(const StepReach *r, int sq)
 }
 
 /* Whether a rook or cannon slot's square lies on rank tr or file tf. */
-static inline bool on_lines(int sq, int tr, int tf) { return sq != SQ_NONE && (sq_rank(sq) == tr || sq_file(sq) == tf); }
+static inline bool on_lines(int sq, int tr, int tf)
+{
+    return sq != SQ_NONE && (sq_rank(sq) == tr || sq_file(sq) == tf);
+}
 
 /* The least valuable piece of colour `by` that can capture on t, or -1.
  * `pl` is by's piece list on the board the exchange started from: pieces

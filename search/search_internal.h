@@ -61,8 +61,8 @@ void tt_free(TT *tt);
 void tt_clear(TT *tt);
 void tt_new_search(TT *tt);
 static inline bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out);
-void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound,
-              unsigned flags);
+static inline void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound,
+                            unsigned flags);
 int tt_hashfull(const TT *tt);
 /* Starts loading the bucket of key into the cache (a hint, no effect on results). */
 static inline void tt_prefetch(const TT *tt, uint64_t key)
@@ -79,7 +79,14 @@ int search_test_mate_prove(struct Searcher *s, const Board *b, int max_moves, ui
 #endif
 }
 /* Score conversions between "from this node" and "from the root" for mates. */
-int tt_score_to(int score, int ply);
+static inline int tt_score_to(int score, int ply)
+{
+    if (score >= SCORE_MATE_MIN)
+        return score + ply;
+    if (score <= -SCORE_MATE_MIN)
+        return score - ply;
+    return score;
+}
 static inline int tt_score_from(int score, int ply)
 {
     if (score >= SCORE_MATE_MIN)
@@ -101,6 +108,70 @@ static inline int tt_data_bound(uint64_t d) { return (int)((d >> 56) & 3); }
 static inline int tt_data_gen(uint64_t d) { return (int)((d >> 60) & TT_GEN_MASK); }
 static inline unsigned tt_data_flags(uint64_t d) { return (unsigned)((d >> 58) & TT_FLAG_MASK); }
 static inline Move tt_data_move(uint64_t d) { return (Move)(d & 0xFFFF); }
+
+/* The data word of an entry (see the layout above). */
+static inline uint64_t tt_pack(Move move, int score, int eval, int depth, int bound, unsigned flags, int gen)
+{
+    return (uint64_t)move | (uint64_t)(uint16_t)(int16_t)score << 16 | (uint64_t)(uint16_t)(int16_t)eval << 32 |
+           (uint64_t)(uint8_t)depth << 48 | (uint64_t)(bound & 3) << 56 | (uint64_t)(flags & TT_FLAG_MASK) << 58 |
+           (uint64_t)(gen & TT_GEN_MASK) << 60;
+}
+
+/* Stores an entry: depth-preferred replacement with aging, mate scores by
+ * ply. Inline, like tt_probe: the search stores at most nodes. */
+static inline void tt_store(TT *tt, uint64_t key, int ply, Move move, int score, int eval, int depth, int bound,
+                            unsigned flags)
+{
+    const bool null_cut = (flags & TT_NULL_CUT) != 0;
+    TTBucket *bk = &tt->buckets[key & tt->mask];
+    int gen = tt->generation;
+    TTSlot *victim = NULL;
+    int victim_value = 1 << 30;
+    if (depth < 0)
+        depth = 0;
+    if (depth > 255)
+        depth = 255;
+    /* Rule-verdict scores (perpetual check or chase) depend on the path to
+     * the position: keep the move, never the score. */
+    if (bound != TT_BOUND_NONE && score > -SCORE_MATE_MIN && score < SCORE_MATE_MIN &&
+        (score >= SCORE_RULE_MIN || score <= -SCORE_RULE_MIN))
+        bound = TT_BOUND_NONE;
+    if (bound == TT_BOUND_NONE)
+        score = 0;
+
+    for (int i = 0; i < TT_BUCKET_SIZE; i++) {
+        TTSlot *sl = &bk->slot[i];
+        uint64_t d = atomic_load_explicit(&sl->data, memory_order_relaxed);
+        uint64_t c = atomic_load_explicit(&sl->check, memory_order_relaxed);
+        if (d != 0 && (c ^ d) == key) {
+            /* Same position: depth-preferred, but a newer search, an exact
+             * score or an entry without a usable score always replace. */
+            int old_bound = tt_data_bound(d);
+            if (bound != TT_BOUND_EXACT && old_bound != TT_BOUND_NONE && tt_data_gen(d) == gen &&
+                depth + 2 < tt_data_depth(d))
+                return;
+            if (move == MOVE_NONE && !null_cut)
+                move = tt_data_move(d);
+            /* Once on a principal variation, always: a shallower store
+             * (quiescence, a null cut) does not make the position less
+             * important. */
+            flags |= tt_data_flags(d) & TT_PV;
+            victim = sl;
+            break;
+        }
+        int age = (gen - tt_data_gen(d)) & TT_GEN_MASK;
+        int value = d == 0 ? -(1 << 20) : tt_data_depth(d) - TT_AGE_WEIGHT * age;
+        if (value < victim_value) {
+            victim_value = value;
+            victim = sl;
+        }
+    }
+    uint64_t data = tt_pack(move, bound == TT_BOUND_NONE ? 0 : tt_score_to(score, ply), eval, depth, bound, flags, gen);
+    if (data == 0)
+        return; /* nothing worth keeping */
+    atomic_store_explicit(&victim->data, data, memory_order_relaxed);
+    atomic_store_explicit(&victim->check, key ^ data, memory_order_relaxed);
+}
 
 /* Looks the key up; on a hit fills *out (score adjusted to ply). Inline:
  * the search probes at every node, and its callers keep the entry's
