@@ -64,6 +64,13 @@ static inline int piece_color(Piece p) { return p >> 3; }
  * king 0, advisors 1-2, elephants 3-4, horses 5-6, rooks 7-8, cannons 9-10,
  * pawns 11-15. */
 enum { SLOT_NB = 16 };
+/* The same layout as compile-time constants, for the loops that unroll over
+ * a type's slots (BOARD_SLOT_FIRST and BOARD_SLOT_COUNT below hold it for
+ * every type; eval_init asserts that the two agree). */
+enum {
+    SLOT_HORSE = 5, SLOT_ROOK = 7, SLOT_CANNON = 9, SLOT_PAWN = 11,
+    SLOTS_PER_PIECE = 2, SLOTS_PAWN = 5
+};
 extern const uint8_t BOARD_SLOT_FIRST[PT_NB];
 extern const uint8_t BOARD_SLOT_COUNT[PT_NB];
 

@@ -67,7 +67,7 @@ static inline bool attacked_virtual(const Board *b, int t, int by, int from, int
      * those it reaches from t: when neither horse of `by` stands on one,
      * the legs need no look. */
     const StepReach *hr = &board_horse_reach[t];
-    const uint8_t h1 = b->plist[by][5], h2 = b->plist[by][6]; /* the horse slots */
+    const uint8_t h1 = b->plist[by][SLOT_HORSE], h2 = b->plist[by][SLOT_HORSE + 1];
     if ((h1 != SQ_NONE && ((hr->w[h1 >> 6] >> (h1 & 63)) & 1)) || (h2 != SQ_NONE && ((hr->w[h2 >> 6] >> (h2 & 63)) & 1))) {
         const StepList *hl = &board_horse_attackers[t];
         for (int i = 0; i < hl->count; i++) {
@@ -632,13 +632,10 @@ static inline int list_evasions(const Board *b, MoveList *out)
     compute_evasion_points(b, &to_ok, &from_ok, &checkers);
     /* The to_ok points by line: ok_rank[r] has bit f for point (f, r),
      * ok_file[f] bit r. */
-    unsigned ranks = 0, files = 0;
     uint16_t ok_rank[RANK_NB] = {0}, ok_file[FILE_NB] = {0};
     for (int w = 0; w < 2; w++)
         for (uint64_t bits = to_ok.w[w]; bits; bits &= bits - 1) {
             int sq = w * 64 + __builtin_ctzll(bits);
-            ranks |= 1u << sq_rank(sq);
-            files |= 1u << sq_file(sq);
             ok_rank[sq_rank(sq)] |= (uint16_t)(1u << sq_file(sq));
             ok_file[sq_file(sq)] |= (uint16_t)(1u << sq_rank(sq));
         }
@@ -1116,7 +1113,7 @@ static inline __attribute__((always_inline)) int see_least_attacker(const SeeBoa
             return el->steps[i].to;
     /* A horse step is its own reverse: the points a horse attacks t from
      * are those it reaches from t. */
-    if (reach_has(&board_horse_reach[t], pl[5]) || reach_has(&board_horse_reach[t], pl[6])) {
+    if (reach_has(&board_horse_reach[t], pl[SLOT_HORSE]) || reach_has(&board_horse_reach[t], pl[SLOT_HORSE + 1])) {
         const StepList *hl = &board_horse_attackers[t];
         for (int i = 0; i < hl->count; i++)
             if (s->sq[hl->steps[i].to] == piece_make(by, HORSE) && !s->sq[hl->steps[i].block])
@@ -1124,7 +1121,7 @@ static inline __attribute__((always_inline)) int see_least_attacker(const SeeBoa
     }
     const SlideEntry *re = &board_rank_slide[tf][s->rank_occ[tr]];
     const SlideEntry *fe = &board_file_slide[tr][s->file_occ[tf]];
-    if (on_lines(pl[9], tr, tf) || on_lines(pl[10], tr, tf)) {
+    if (on_lines(pl[SLOT_CANNON], tr, tf) || on_lines(pl[SLOT_CANNON + 1], tr, tf)) {
         for (unsigned bits = re->second; bits; bits &= bits - 1) {
             int q = tr * FILE_NB + __builtin_ctz(bits);
             if (s->sq[q] == piece_make(by, CANNON))
@@ -1136,7 +1133,7 @@ static inline __attribute__((always_inline)) int see_least_attacker(const SeeBoa
                 return q;
         }
     }
-    if (on_lines(pl[7], tr, tf) || on_lines(pl[8], tr, tf)) {
+    if (on_lines(pl[SLOT_ROOK], tr, tf) || on_lines(pl[SLOT_ROOK + 1], tr, tf)) {
         for (unsigned bits = re->first; bits; bits &= bits - 1) {
             int q = tr * FILE_NB + __builtin_ctz(bits);
             if (s->sq[q] == piece_make(by, ROOK))

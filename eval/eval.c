@@ -126,12 +126,9 @@ static const uint8_t NOT_OWN[2][PIECE_NB] = {
     {1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0},
 };
 
-/* Piece-list slots as board.h lays them out (eval_init asserts it). Known at
- * compile time, the piece loops unroll and lose their exit branches. */
-enum {
-    SLOT_HORSE = 5, SLOT_ROOK = 7, SLOT_CANNON = 9, SLOT_PAWN = 11,
-    SLOTS_PER_PIECE = 2, SLOTS_PAWN = 5
-};
+/* The piece loops below use board.h's compile-time slot constants
+ * (SLOT_HORSE ...): known at compile time, they unroll and lose their exit
+ * branches. eval_init asserts that they match BOARD_SLOT_FIRST. */
 
 /* ------------------------------------------------------------ packed scores */
 
