@@ -72,10 +72,6 @@ static inline void tt_prefetch(const TT *tt, uint64_t key)
 #else
     (void)tt;
     (void)key;
-/* Runs only the mate prover on b (limits "mate max_moves", no clock) with a
- * node budget; returns the mate length proven, 0 if none. */
-int search_test_mate_prove(struct Searcher *s, const Board *b, int max_moves, uint64_t max_nodes, MateProof *out);
-
 #endif
 }
 /* Score conversions between "from this node" and "from the root" for mates. */
