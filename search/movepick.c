@@ -61,6 +61,19 @@ static int quiet_score(const MovePicker *mp, Move m)
     return movepick_quiet_stat(mp, mp->b->sq[move_from(m)], move_to(m));
 }
 
+/* Whether m is a legal move here. With every legal move at hand (in check)
+ * a look through that short list answers it for less than the board's test,
+ * which in check scans every attacker of the general. */
+static bool legal_here(const Board *b, const MoveList *all, Move m)
+{
+    if (!all)
+        return board_is_legal(b, m);
+    for (int i = 0; i < all->count; i++)
+        if (all->moves[i] == m)
+            return true;
+    return false;
+}
+
 void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move tt_move, int ply,
                    const MoveList *all)
 {
@@ -72,7 +85,7 @@ void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move t
     mp->list.count = 0;
     mp->bad_count = mp->bad_idx = 0;
     mp->skipped = 0;
-    mp->tt_move = tt_move != MOVE_NONE && board_is_legal(b, tt_move) ? tt_move : MOVE_NONE;
+    mp->tt_move = tt_move != MOVE_NONE && legal_here(b, all, tt_move) ? tt_move : MOVE_NONE;
     mp->killers[0] = t->stack[ply].killers[0];
     mp->killers[1] = t->stack[ply].killers[1];
     mp->counter = MOVE_NONE;
@@ -139,7 +152,7 @@ static bool is_special(const MovePicker *mp, Move m)
  * already in an earlier stage. */
 static bool quiet_candidate(const MovePicker *mp, Move m)
 {
-    return m != MOVE_NONE && m != mp->tt_move && !board_is_capture(mp->b, m) && board_is_legal(mp->b, m);
+    return m != MOVE_NONE && m != mp->tt_move && !board_is_capture(mp->b, m) && legal_here(mp->b, mp->all, m);
 }
 
 /* The captures or quiet moves of the position into mp->list: from mp->all
