@@ -545,13 +545,16 @@ static PER_SIDE void eval_pawns(const Board *b, int us, int knowledge, SideEval 
     if (knowledge < KNOW_MOBILITY)
         return;
     /* A pawn attacks the point ahead, and the points beside it once it has
-     * crossed the river. */
+     * crossed the river (before, those read its own square: no victim, so
+     * they are not looked at). */
     for (int s = SLOT_PAWN; s < SLOT_PAWN + SLOTS_PAWN; s++) {
         int sq = b->plist[us][s];
         if (sq == SQ_NONE)
             continue;
-        for (int i = 0; i < PAWN_TARGETS; i++)
-            add_threat(b, us, THREAT_BY_PAWN, pawn_targets[us][sq][i], se TR_ARG);
+        add_threat(b, us, THREAT_BY_PAWN, pawn_targets[us][sq][0], se TR_ARG);
+        if (crossed[us][sq])
+            for (int i = 1; i < PAWN_TARGETS; i++)
+                add_threat(b, us, THREAT_BY_PAWN, pawn_targets[us][sq][i], se TR_ARG);
     }
 }
 
