@@ -311,6 +311,13 @@ static inline bool reach_meets(const SqSet *set, const StepReach *reach)
     return ((set->w[0] & reach->w[0]) | (set->w[1] & reach->w[1])) != 0;
 }
 
+/* Whether the piece-list square sq (SQ_NONE for an empty slot) is one of
+ * the points of a reach set. */
+static inline bool reach_has(const StepReach *r, int sq)
+{
+    return sq != SQ_NONE && ((r->w[sq >> 6] >> (sq & 63)) & 1);
+}
+
 /* Pseudo-legal moves: obey every movement rule, but may leave the own general
  * attacked (or facing the other general). For captures alone, a leaper none
  * of whose targets holds an enemy piece is passed over without looking at
@@ -775,18 +782,21 @@ slow:;
 /* Where a quiet move of the side to move must start or land to have a
  * chance of checking the enemy general (see move_checks): it leaves a
  * square of `disc`, uncovering an own rook, cannon, horse or the facing
- * general, or it lands on a square of `to[type]` for its piece type. Those
- * are the empty points between the general and a bare own cannon (any
+ * general, or it lands on a target point for its piece type. Those are the
+ * empty points between the general and a bare own cannon (the screens: any
  * piece there becomes its screen) and the points from which a piece of
  * that type attacks the general itself: a rook next to it on a line, a
  * cannon one piece away, a horse whose leg is free, a pawn, and for the
- * own general the facing point on the file. Per position, not per move:
- * a generator that wants only checks asks it once and lists few moves
- * (board_gives_check still decides each). */
-typedef struct CheckTargets {
-    SqSet disc;
-    SqSet to[PT_NB];
-} CheckTargets;
+ * own general the facing point on the file. Per position, not per move: a
+ * generator that wants only checks finds them once and lists few moves
+ * (board_gives_check still decides each). The points on the general's
+ * rank and file are kept as line masks (CheckLines), which the sliders
+ * read directly; only the leapers that can reach a target need them as
+ * sets of squares. */
+typedef struct CheckLines {
+    /* [0]: the general's rank (bit = file), [1]: its file (bit = rank). */
+    unsigned rook[2], cannon[2], screen[2];
+} CheckLines;
 
 /* Adds the points of a line mask (positions on rank `line` or file `line`). */
 static inline void sqset_add_line(SqSet *set, unsigned bits, bool is_file, int line)
@@ -803,14 +813,10 @@ static inline const SlideEntry *line_entry(bool is_file, int pos, unsigned occ)
     return is_file ? &board_file_slide[pos][occ] : &board_rank_slide[pos][occ];
 }
 
-/* check_targets' scan, writing each kind of point to its own set (or one
- * set for several kinds): the points between the general and a bare own
- * cannon go to `screens`, those from which a rook, cannon, the own general,
- * a horse or a pawn checks to their sets, and the discovering squares to
- * `disc`. Forced inline, so that each caller's sets are known. */
-static inline __attribute__((always_inline)) void check_points(const Board *b, SqSet *disc, SqSet *screens,
-                                                               SqSet *rook_to, SqSet *cannon_to, SqSet *king_to,
-                                                               SqSet *horse_to, SqSet *pawn_to)
+/* The line part of the check points: scans the enemy general's rank and
+ * file into *cl, and adds to `disc` the own pieces whose departure from
+ * those lines uncovers an own rook, the facing general or a cannon. */
+static inline void check_lines(const Board *b, SqSet *disc, CheckLines *cl)
 {
     const int us = b->side, ks = b->plist[us ^ 1][0], kr = sq_rank(ks), kf = sq_file(ks);
     const Piece rook = piece_make(us, ROOK), cannon = piece_make(us, CANNON), king = piece_make(us, KING);
@@ -848,12 +854,18 @@ static inline __attribute__((always_inline)) void check_points(const Board *b, S
                 }
             }
         }
-        sqset_add_line(screens, screen_pts, is_file, line);
-        sqset_add_line(rook_to, rook_pts, is_file, line);
-        sqset_add_line(cannon_to, cannon_pts, is_file, line);
-        if (is_file)
-            sqset_add_line(king_to, rook_pts, is_file, line);
+        cl->rook[is_file] = rook_pts;
+        cl->cannon[is_file] = cannon_pts;
+        cl->screen[is_file] = screen_pts;
     }
+}
+
+/* The horse part: the points from which an own horse would attack the
+ * enemy general through a free leg go to `horse_to`; the occupied legs of
+ * own horses already in place go to `disc`. */
+static inline void check_horses(const Board *b, SqSet *disc, SqSet *horse_to)
+{
+    const int us = b->side, ks = b->plist[us ^ 1][0];
     const StepList *hl = &board_horse_attackers[ks];
     for (int i = 0; i < hl->count; i++) {
         if (b->sq[hl->steps[i].block] == PIECE_NONE)
@@ -861,29 +873,22 @@ static inline __attribute__((always_inline)) void check_points(const Board *b, S
         else if (b->sq[hl->steps[i].to] == piece_make(us, HORSE))
             sqset_add(disc, hl->steps[i].block);
     }
-    const StepList *pl = &board_pawn_attackers[us][ks];
-    for (int i = 0; i < pl->count; i++)
-        sqset_add(pawn_to, pl->steps[i].to);
 }
 
-static void check_targets(const Board *b, CheckTargets *ct)
-{
-    memset(ct, 0, sizeof *ct);
-    SqSet screens = {{0, 0}};
-    check_points(b, &ct->disc, &screens, &ct->to[ROOK], &ct->to[CANNON], &ct->to[KING], &ct->to[HORSE],
-                 &ct->to[PAWN]);
-    for (int t = KING; t <= PAWN; t++) {
-        ct->to[t].w[0] |= screens.w[0];
-        ct->to[t].w[1] |= screens.w[1];
-    }
-}
-
-/* check_targets' points, every kind in one set. */
+/* Every check point in one set, and every discovering square in another. */
 void board_check_filter_quiet(const Board *b, BoardCheckFilter *f)
 {
+    const int ks = b->plist[b->side ^ 1][0], kr = sq_rank(ks), kf = sq_file(ks);
     SqSet *to = &f->to;
     f->from.w[0] = f->from.w[1] = to->w[0] = to->w[1] = 0;
-    check_points(b, &f->from, to, to, to, to, to, to);
+    CheckLines cl;
+    check_lines(b, &f->from, &cl);
+    sqset_add_line(to, cl.rook[0] | cl.cannon[0] | cl.screen[0], false, kr);
+    sqset_add_line(to, cl.rook[1] | cl.cannon[1] | cl.screen[1], true, kf);
+    check_horses(b, &f->from, to);
+    const StepList *pl = &board_pawn_attackers[b->side][ks];
+    for (int i = 0; i < pl->count; i++)
+        sqset_add(to, pl->steps[i].to);
 }
 
 /* gen_steps' quiet moves that land on a point of `targets`. */
@@ -902,55 +907,99 @@ static inline void gen_steps_onto(const Board *b, MoveList *l, int from, const S
     l->count = n;
 }
 
-/* The pseudo-legal quiet moves that may give check (check_targets), in
- * gen_pseudo's order: a piece on a `disc` square lists all its quiet
- * moves, any other only those onto its targets, and most pieces list
- * nothing. A leaper none of whose steps reaches a target is passed over
- * at once; a rook or cannon can reach at most two target points, where
- * its rank and its file cross the general's lines. */
+/* Whether point `to`, reached along a rank or file from a slider, is one of
+ * the line masks' points: on the general's rank at a file of `rank_mask`,
+ * or on its file at a rank of `file_mask`. */
+static inline bool on_check_line(int to, int kr, int kf, unsigned rank_mask, unsigned file_mask)
+{
+    const int r = sq_rank(to), f = sq_file(to);
+    return (r == kr && ((rank_mask >> f) & 1)) || (f == kf && ((file_mask >> r) & 1));
+}
+
+/* The pseudo-legal quiet moves that may give check, in gen_pseudo's
+ * order: a piece on a `disc` square lists all its quiet moves, any other
+ * only those onto its targets, and most pieces list nothing. A leaper none
+ * of whose steps reaches a target is passed over at once, and the target
+ * sets of the leapers are built only when one of them is within reach (an
+ * advisor's or elephant's are the screens alone, most often none); a rook
+ * or cannon can reach at most two target points, where its rank and its
+ * file cross the general's lines. */
 static void gen_quiet_check_candidates(const Board *b, MoveList *l)
 {
-    CheckTargets ct;
-    check_targets(b, &ct);
-    int us = b->side, ks = b->plist[us ^ 1][0], kr = sq_rank(ks), kf = sq_file(ks);
+    const int us = b->side, ks = b->plist[us ^ 1][0], kr = sq_rank(ks), kf = sq_file(ks);
     const uint8_t *pl = b->plist[us];
+    SqSet disc = {{0, 0}}, screens = {{0, 0}};
+    CheckLines cl;
+    check_lines(b, &disc, &cl);
+    sqset_add_line(&screens, cl.screen[0], false, kr);
+    sqset_add_line(&screens, cl.screen[1], true, kf);
+    const bool any_screen = (screens.w[0] | screens.w[1]) != 0;
+    /* The horses' points, when an own horse stands on one (behind a leg:
+     * a discovery) or can reach one; a horse step is its own reverse, so
+     * the general's own horse reach is the set of points it is attacked
+     * from. */
+    SqSet horse_to = screens;
+    const StepReach *kreach = &board_horse_reach[ks];
+    const SqSet katt = {{kreach->w[0], kreach->w[1]}};
+    bool horse_near = false;
+    for (int i = SLOT_HORSE; i < SLOT_HORSE + SLOTS_PER_PIECE; i++)
+        horse_near |= pl[i] != SQ_NONE && (reach_has(kreach, pl[i]) || reach_meets(&katt, &board_horse_reach[pl[i]]));
+    if (horse_near)
+        check_horses(b, &disc, &horse_to);
     l->count = 0;
-#define LEAPER(sq, type, steps, reach, blockable)                                                                      \
+    /* Most positions have no discovering square at all. */
+    const bool any_disc = (disc.w[0] | disc.w[1]) != 0;
+#define LEAPER(sq, targets, steps, reach, blockable)                                                                   \
     do {                                                                                                               \
-        if (sqset_has(&ct.disc, (sq)))                                                                                 \
+        if (any_disc && sqset_has(&disc, (sq)))                                                                        \
             gen_steps(b, l, (sq), &(steps)[(sq)], WANT_QUIETS, (blockable));                                           \
-        else if (reach_meets(&ct.to[(type)], &(reach)[(sq)]))                                                          \
-            gen_steps_onto(b, l, (sq), &(steps)[(sq)], &ct.to[(type)], (blockable));                                    \
+        else if (reach_meets((targets), &(reach)[(sq)]))                                                               \
+            gen_steps_onto(b, l, (sq), &(steps)[(sq)], (targets), (blockable));                                        \
     } while (0)
-    LEAPER(pl[0], KING, board_king_steps, board_king_reach, false);
-    for (int i = 1; i <= 2; i++)
+    /* The own general checks by facing: its steps can reach the enemy
+     * general's file only from a file next to it or on it. */
+    SqSet king_to = screens;
+    const int own_kf = sq_file(pl[0]);
+    if (cl.rook[1] && own_kf - kf <= 1 && kf - own_kf <= 1)
+        sqset_add_line(&king_to, cl.rook[1], true, kf);
+    LEAPER(pl[0], &king_to, board_king_steps, board_king_reach, false);
+    for (int i = 1; i <= 4; i++) {
+        if (pl[i] == SQ_NONE || (!any_screen && !(any_disc && sqset_has(&disc, pl[i]))))
+            continue;
+        if (i <= 2)
+            LEAPER(pl[i], &screens, board_advisor_steps, board_advisor_reach, false);
+        else
+            LEAPER(pl[i], &screens, board_elephant_steps, board_elephant_reach, true);
+    }
+    for (int i = SLOT_HORSE; i < SLOT_HORSE + SLOTS_PER_PIECE; i++)
         if (pl[i] != SQ_NONE)
-            LEAPER(pl[i], ADVISOR, board_advisor_steps, board_advisor_reach, false);
-    for (int i = 3; i <= 4; i++)
-        if (pl[i] != SQ_NONE)
-            LEAPER(pl[i], ELEPHANT, board_elephant_steps, board_elephant_reach, true);
-    for (int i = 5; i <= 6; i++)
-        if (pl[i] != SQ_NONE)
-            LEAPER(pl[i], HORSE, board_horse_steps, board_horse_reach, true);
-    for (int i = 7; i <= 10; i++) {
+            LEAPER(pl[i], &horse_to, board_horse_steps, board_horse_reach, true);
+    for (int i = SLOT_ROOK; i < SLOT_CANNON + SLOTS_PER_PIECE; i++) {
         int from = pl[i];
         if (from == SQ_NONE)
             continue;
-        const bool cannon = i >= 9;
-        if (sqset_has(&ct.disc, from)) {
+        const bool cannon = i >= SLOT_CANNON;
+        if (any_disc && sqset_has(&disc, from)) {
             gen_slider(b, l, from, cannon, WANT_QUIETS);
             continue;
         }
-        const SqSet *tg = &ct.to[cannon ? CANNON : ROOK];
+        const unsigned rank_mask = (cannon ? cl.cannon[0] : cl.rook[0]) | cl.screen[0];
+        const unsigned file_mask = (cannon ? cl.cannon[1] : cl.rook[1]) | cl.screen[1];
         int r = sq_rank(from), f = sq_file(from);
-        if ((board_rank_slide[f][b->rank_occ[r]].quiet & (1u << kf)) && sqset_has(tg, r * FILE_NB + kf))
+        if ((board_rank_slide[f][b->rank_occ[r]].quiet & (1u << kf)) &&
+            on_check_line(r * FILE_NB + kf, kr, kf, rank_mask, file_mask))
             add(l, from, r * FILE_NB + kf);
-        if ((board_file_slide[r][b->file_occ[f]].quiet & (1u << kr)) && sqset_has(tg, kr * FILE_NB + f))
+        if ((board_file_slide[r][b->file_occ[f]].quiet & (1u << kr)) &&
+            on_check_line(kr * FILE_NB + f, kr, kf, rank_mask, file_mask))
             add(l, from, kr * FILE_NB + f);
     }
-    for (int i = 11; i <= 15; i++)
+    SqSet pawn_to = screens;
+    const StepList *pa = &board_pawn_attackers[us][ks];
+    for (int i = 0; i < pa->count; i++)
+        sqset_add(&pawn_to, pa->steps[i].to);
+    for (int i = SLOT_PAWN; i < SLOT_PAWN + SLOTS_PAWN; i++)
         if (pl[i] != SQ_NONE)
-            LEAPER(pl[i], PAWN, board_pawn_steps[us], board_pawn_reach[us], false);
+            LEAPER(pl[i], &pawn_to, board_pawn_steps[us], board_pawn_reach[us], false);
 #undef LEAPER
 }
 
@@ -1068,13 +1117,6 @@ static inline void see_lift(SeeBoard *s, int sq)
     s->sq[sq] = PIECE_NONE;
     s->rank_occ[sq_rank(sq)] &= (uint16_t)~(1u << sq_file(sq));
     s->file_occ[sq_file(sq)] &= (uint16_t)~(1u << sq_rank(sq));
-}
-
-/* Whether the piece-list square sq (SQ_NONE for an empty slot) is one of
- * the points of a reach set. */
-static inline bool reach_has(const StepReach *r, int sq)
-{
-    return sq != SQ_NONE && ((r->w[sq >> 6] >> (sq & 63)) & 1);
 }
 
 /* Whether a rook or cannon slot's square lies on rank tr or file tf. */
