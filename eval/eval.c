@@ -60,12 +60,16 @@ static uint8_t popcount10[1 << RANK_NB];
 static uint8_t horse_leg[SQ_NB][4];
 static uint8_t horse_dest[SQ_NB][4][2];
 /* Tables by color and square, indexed up to SQ_NONE = 255 (an empty slot,
- * which reads 0 / "nowhere"): whether a piece there has crossed the river,
- * a pawn's attack units (0 before the river), and the bit of a crossed pawn
- * in a 5 x 10 grid of the enemy half (bit 63, masked off, when not crossed). */
+ * which reads 0): whether a piece there has crossed the river, and what a
+ * pawn there adds to the pawn count of eval_pawns, all in one word (0
+ * before the river): its bit in a 5 x 10 grid of the enemy half (bits
+ * 0-49), its attack units (from PAWN_UNITS_SHIFT) and 1 for the crossed
+ * pawns (from PAWN_CROSSED_SHIFT). Two pawns never share a grid bit, so a
+ * sum of entries holds their grid bits as an OR would, and one add per
+ * pawn feeds all three. */
+enum { PAWN_UNITS_SHIFT = 52, PAWN_CROSSED_SHIFT = 56, PAWN_COUNT_MASK = 0xF };
 static uint8_t crossed[2][256];
-static uint8_t pawn_units[2][256];
-static uint8_t pawn_grid_bit[2][256];
+static uint64_t pawn_count[2][256];
 /* Piece code -> its victim index in the threat table (advisor 0 .. pawn 5)
  * when it is an enemy of the color other than the general, else -1. */
 static int8_t threat_victim[2][PIECE_NB];
@@ -113,7 +117,6 @@ static int32_t imbalance_cols[IMB_SIGS][IMB_TYPES];
  * units: what eval_king_danger's trace build computes from the weights. */
 static int32_t danger_score[3 * 3][ATTACK_UNITS_MAX + 1];
 #endif
-enum { PAWN_GRID_NOWHERE = 63 };
 #define PAWN_GRID_MASK ((UINT64_C(1) << 50) - 1)
 
 /* Piece code -> 1 when it is an enemy of the color / when it is not own. */
@@ -205,8 +208,10 @@ void eval_init(void)
         for (int sq = 0; sq < 256; sq++) {
             int rr = sq >= SQ_NB ? 0 : c == RED ? sq_rank(sq) : RANK_NB - 1 - sq_rank(sq);
             crossed[c][sq] = (uint8_t)(rr >= 5);
-            pawn_units[c][sq] = (uint8_t)(rr < 5 ? 0 : rr >= 7 ? ATTACK_UNITS_PAWN_DEEP : ATTACK_UNITS_PAWN);
-            pawn_grid_bit[c][sq] = (uint8_t)(rr < 5 ? PAWN_GRID_NOWHERE : (rr - 5) * 10 + sq_file(sq));
+            const uint64_t units = rr >= 7 ? ATTACK_UNITS_PAWN_DEEP : ATTACK_UNITS_PAWN;
+            pawn_count[c][sq] = rr < 5 ? 0
+                                       : UINT64_C(1) << ((rr - 5) * 10 + sq_file(sq)) | units << PAWN_UNITS_SHIFT |
+                                             UINT64_C(1) << PAWN_CROSSED_SHIFT;
         }
     for (int c = RED; c <= BLACK; c++)
         for (int p = 0; p < PIECE_NB; p++) {
@@ -529,17 +534,15 @@ static PER_SIDE void eval_cannons(const Board *b, int us, int knowledge, SideEva
 static PER_SIDE void eval_pawns(const Board *b, int us, int knowledge, SideEval *se TR_PARAM)
 {
     /* Captured pawns (SQ_NONE) read zeros from the tables: no branches. */
-    uint64_t grid = 0;
-    for (int s = SLOT_PAWN; s < SLOT_PAWN + SLOTS_PAWN; s++) {
-        int sq = b->plist[us][s];
-        int units = pawn_units[us][sq];
-        se->crossed_pawns += units != 0;
-        se->attack_units += units;
-        grid |= UINT64_C(1) << pawn_grid_bit[us][sq];
-    }
+    uint64_t count = 0;
+    for (int s = SLOT_PAWN; s < SLOT_PAWN + SLOTS_PAWN; s++)
+        count += pawn_count[us][b->plist[us][s]];
+    se->crossed_pawns += (int)((count >> PAWN_CROSSED_SHIFT) & PAWN_COUNT_MASK);
+    se->attack_units += (int)((count >> PAWN_UNITS_SHIFT) & PAWN_COUNT_MASK);
+    const uint64_t grid = count & PAWN_GRID_MASK;
     /* Side-by-side crossed pawns, each pair once. Rows are 10 bits apart
      * and file bits go up to 8, so the shift never pairs across rows. */
-    uint64_t pairs = grid & PAWN_GRID_MASK & (grid >> 1);
+    uint64_t pairs = grid & (grid >> 1);
     for (; pairs; pairs &= pairs - 1)
         ADD_W(se, us, W_PAWN_LINKED, 1);
     if (knowledge < KNOW_MOBILITY)
