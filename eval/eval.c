@@ -77,10 +77,15 @@ static int8_t threat_victim[2][PIECE_NB];
  * against the piece code, 0 for anything that is not an enemy victim. One
  * load and an add per attacked point, with no branch on what stands there. */
 static int32_t threat_score[2][THREAT_ATTACKERS][PIECE_NB];
-/* Per colour and square (up to SQ_NONE): 1 in the low byte for a crossed
- * piece on files a..e, 1 in the high byte for one on files e..i (the centre
- * file counts for both), so one add feeds both flank counters of SideEval. */
-static uint16_t flank_bits[2][256];
+/* Per major type (CROSS_HORSE, CROSS_ROOK, CROSS_CANNON), colour and square
+ * (up to SQ_NONE), for a piece that has crossed the river: 1 in bits 0-7
+ * when it stands on files a..e, 1 in bits 8-15 on files e..i (the centre
+ * file counts for both), and its attack units from bit CROSS_UNITS_SHIFT on;
+ * 0 before the river. One add feeds both flank counters of SideEval and the
+ * attack units. */
+enum { CROSS_HORSE, CROSS_ROOK, CROSS_CANNON, CROSS_KINDS };
+enum { CROSS_UNITS_SHIFT = 16 };
+static uint32_t crossing[CROSS_KINDS][2][256];
 /* Per colour and square, the points a pawn there attacks: ahead, and beside
  * it once it has crossed the river. A point it lacks (off the board, or
  * beside a pawn that has not crossed) reads the pawn's own square, which
@@ -228,11 +233,14 @@ void eval_init(void)
             pawn_targets[c][sq][1] = (uint8_t)(crossed[c][sq] && on_board(f - 1, r) ? sq_make(f - 1, r) : sq);
             pawn_targets[c][sq][2] = (uint8_t)(crossed[c][sq] && on_board(f + 1, r) ? sq_make(f + 1, r) : sq);
         }
-    for (int c = RED; c <= BLACK; c++)
-        for (int sq = 0; sq < 256; sq++) {
-            int f = sq < SQ_NB ? sq_file(sq) : 0;
-            flank_bits[c][sq] = (uint16_t)(crossed[c][sq] * ((f <= FILE_NB / 2) + ((f >= FILE_NB / 2) << 8)));
-        }
+    static const int CROSS_UNITS[CROSS_KINDS] = {ATTACK_UNITS_HORSE, ATTACK_UNITS_ROOK, ATTACK_UNITS_CANNON};
+    for (int k = 0; k < CROSS_KINDS; k++)
+        for (int c = RED; c <= BLACK; c++)
+            for (int sq = 0; sq < 256; sq++) {
+                int f = sq < SQ_NB ? sq_file(sq) : 0;
+                uint32_t flank = (uint32_t)((f <= FILE_NB / 2) + ((f >= FILE_NB / 2) << 8));
+                crossing[k][c][sq] = crossed[c][sq] * (flank + ((uint32_t)CROSS_UNITS[k] << CROSS_UNITS_SHIFT));
+            }
 #ifndef EVAL_TRACE
     for (int c = RED; c <= BLACK; c++)
         for (int p = 0; p < PIECE_NB; p++)
@@ -376,11 +384,15 @@ typedef struct SideEval {
     int32_t score;
     int attack_units;   /* crossed attackers, for the enemy's king danger */
     int crossed_pawns;
-    int flank;          /* crossed rooks, horses and cannons: on files a..e in bits 0-7, on e..i in bits 8-15 */
+    /* Crossed rooks, horses and cannons: on files a..e in bits 0-7, on e..i
+     * in bits 8-15; the piece loops add their attack units above those
+     * (crossing), which eval_side then moves to attack_units. */
+    int flank;
 } SideEval;
 
-/* Counts a piece's crossing for the flank-massing term. */
-static inline void count_flank(SideEval *se, int us, int sq) { se->flank += flank_bits[us][sq]; }
+/* Counts a crossed piece of that kind for the flank-massing term and the
+ * attack units. */
+static inline void count_crossing(SideEval *se, int kind, int us, int sq) { se->flank += (int)crossing[kind][us][sq]; }
 
 /* The piece on sq, when it is an enemy other than the general, is under
  * threat from one of our pieces of the given attacker class. */
@@ -407,8 +419,7 @@ static PER_SIDE void eval_horses(const Board *b, int us, int knowledge, SideEval
         int sq = b->plist[us][s];
         if (sq == SQ_NONE)
             continue;
-        se->attack_units += ATTACK_UNITS_HORSE * crossed[us][sq];
-        count_flank(se, us, sq);
+        count_crossing(se, CROSS_HORSE, us, sq);
         if (knowledge < KNOW_MOBILITY)
             continue;
         /* Mobility counts destinations through free legs only, so a horse
@@ -449,8 +460,7 @@ static PER_SIDE void eval_rooks(const Board *b, int us, int knowledge, SideEval 
         if (sq == SQ_NONE)
             continue;
         int f = sq_file(sq), r = sq_rank(sq);
-        se->attack_units += ATTACK_UNITS_ROOK * crossed[us][sq];
-        count_flank(se, us, sq);
+        count_crossing(se, CROSS_ROOK, us, sq);
         if (knowledge < KNOW_MOBILITY)
             continue;
         LineScan rs = rank_scan(b, r, f);
@@ -485,8 +495,7 @@ static PER_SIDE void eval_cannons(const Board *b, int us, int knowledge, SideEva
         if (sq == SQ_NONE)
             continue;
         int f = sq_file(sq), r = sq_rank(sq);
-        se->attack_units += ATTACK_UNITS_CANNON * crossed[us][sq];
-        count_flank(se, us, sq);
+        count_crossing(se, CROSS_CANNON, us, sq);
         if (knowledge < KNOW_MOBILITY)
             continue;
         LineScan rs = rank_scan(b, r, f);
@@ -725,6 +734,8 @@ static PER_SIDE void eval_side(const Board *b, int us, int knowledge, SideEval *
     eval_horses(b, us, knowledge, se TR_ARG);
     eval_rooks(b, us, knowledge, se TR_ARG);
     eval_cannons(b, us, knowledge, se TR_ARG);
+    se->attack_units += se->flank >> CROSS_UNITS_SHIFT;
+    se->flank &= (1 << CROSS_UNITS_SHIFT) - 1;
     eval_pawns(b, us, knowledge, se TR_ARG);
     eval_material_terms(b, us, se TR_ARG);
     if (knowledge >= KNOW_FULL)
