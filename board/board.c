@@ -46,6 +46,7 @@ StepReach board_king_reach[SQ_NB];
 StepReach board_advisor_reach[SQ_NB];
 StepReach board_elephant_reach[SQ_NB];
 StepReach board_horse_reach[SQ_NB];
+StepReach board_sq_point[256];
 StepReach board_pawn_reach[2][SQ_NB];
 BoardCheckFilter board_check_filters[2][SQ_NB];
 uint64_t board_zobrist[PIECE_NB][SQ_NB];
@@ -185,6 +186,8 @@ void board_init(void)
             }
         }
     }
+    for (int s = 0; s < SQ_NB; s++)
+        board_sq_point[s].w[s >> 6] = 1ull << (s & 63);
     for (int s = 0; s < SQ_NB; s++) {
         reach_of(&board_king_reach[s], &board_king_steps[s]);
         reach_of(&board_advisor_reach[s], &board_advisor_steps[s]);

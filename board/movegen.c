@@ -321,33 +321,36 @@ static inline bool reach_has(const StepReach *r, int sq)
 /* Pseudo-legal moves: obey every movement rule, but may leave the own general
  * attacked (or facing the other general). For captures alone, a leaper none
  * of whose targets holds an enemy piece is passed over without looking at
- * its steps one by one (most of them, most of the time). Forced inline, so
- * that board_generate gets a copy for each constant `want`, without its
- * tests. */
+ * its steps one by one (most of them, most of the time); the enemy pieces'
+ * set is the union of their points (board_sq_point: an empty slot adds
+ * nothing), with no test per slot. The other kinds skip that filter, which
+ * would read a reach set only to find it not empty. Forced inline, so that
+ * board_generate gets a copy for each constant `want`, without its tests. */
 static inline __attribute__((always_inline)) void gen_pseudo(const Board *b, MoveList *l, int want)
 {
     int us = b->side;
     const uint8_t *pl = b->plist[us];
     l->count = 0;
-    SqSet enemy = {{~0ull, ~0ull}};
+    SqSet enemy = {{0, 0}};
     const bool captures_only = want == WANT_CAPTURES;
     if (captures_only) {
         const uint8_t *el = b->plist[us ^ 1];
-        enemy.w[0] = enemy.w[1] = 0;
-        for (int i = 0; i < SLOT_NB; i++)
-            if (el[i] != SQ_NONE)
-                enemy.w[el[i] >> 6] |= 1ull << (el[i] & 63);
+        for (int i = 0; i < SLOT_NB; i++) {
+            enemy.w[0] |= board_sq_point[el[i]].w[0];
+            enemy.w[1] |= board_sq_point[el[i]].w[1];
+        }
     }
-    if (reach_meets(&enemy, &board_king_reach[pl[0]]))
+#define MAY_CAPTURE(reach) (!captures_only || reach_meets(&enemy, (reach)))
+    if (MAY_CAPTURE(&board_king_reach[pl[0]]))
         gen_steps(b, l, pl[0], &board_king_steps[pl[0]], want, false);
     for (int i = 1; i <= 2; i++)
-        if (pl[i] != SQ_NONE && reach_meets(&enemy, &board_advisor_reach[pl[i]]))
+        if (pl[i] != SQ_NONE && MAY_CAPTURE(&board_advisor_reach[pl[i]]))
             gen_steps(b, l, pl[i], &board_advisor_steps[pl[i]], want, false);
     for (int i = 3; i <= 4; i++)
-        if (pl[i] != SQ_NONE && reach_meets(&enemy, &board_elephant_reach[pl[i]]))
+        if (pl[i] != SQ_NONE && MAY_CAPTURE(&board_elephant_reach[pl[i]]))
             gen_steps(b, l, pl[i], &board_elephant_steps[pl[i]], want, true);
     for (int i = 5; i <= 6; i++)
-        if (pl[i] != SQ_NONE && reach_meets(&enemy, &board_horse_reach[pl[i]]))
+        if (pl[i] != SQ_NONE && MAY_CAPTURE(&board_horse_reach[pl[i]]))
             gen_steps(b, l, pl[i], &board_horse_steps[pl[i]], want, true);
     for (int i = 7; i <= 8; i++)
         if (pl[i] != SQ_NONE)
@@ -356,8 +359,9 @@ static inline __attribute__((always_inline)) void gen_pseudo(const Board *b, Mov
         if (pl[i] != SQ_NONE)
             gen_slider(b, l, pl[i], true, want);
     for (int i = 11; i <= 15; i++)
-        if (pl[i] != SQ_NONE && reach_meets(&enemy, &board_pawn_reach[us][pl[i]]))
+        if (pl[i] != SQ_NONE && MAY_CAPTURE(&board_pawn_reach[us][pl[i]]))
             gen_steps(b, l, pl[i], &board_pawn_steps[us][pl[i]], want, false);
+#undef MAY_CAPTURE
 }
 
 /* Looks along one line (rank or file) through the own general and marks:

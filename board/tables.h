@@ -46,6 +46,10 @@ typedef struct StepReach {
     uint64_t w[2];
 } StepReach;
 
+/* The one-point set of each square, and the empty set for SQ_NONE and any
+ * other value of a byte: a piece list becomes a set with no tests. */
+extern StepReach board_sq_point[256];
+
 extern StepReach board_king_reach[SQ_NB];
 extern StepReach board_advisor_reach[SQ_NB];
 extern StepReach board_elephant_reach[SQ_NB];
