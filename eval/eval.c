@@ -68,6 +68,12 @@ static uint8_t horse_dest[SQ_NB][4][2];
  * sum of entries holds their grid bits as an OR would, and one add per
  * pawn feeds all three. */
 enum { PAWN_UNITS_SHIFT = 52, PAWN_CROSSED_SHIFT = 56, PAWN_COUNT_MASK = 0xF };
+/* SLOTS_PAWN pawns' units and crossings must fit their 4-bit fields, or one
+ * field would carry into the next; the grid bits end below both. */
+_Static_assert((int)SLOTS_PAWN * (int)ATTACK_UNITS_PAWN_DEEP <= (int)PAWN_COUNT_MASK &&
+                   (int)SLOTS_PAWN <= (int)PAWN_COUNT_MASK,
+               "pawn count fields overflow");
+_Static_assert(50 <= PAWN_UNITS_SHIFT && PAWN_UNITS_SHIFT + 4 <= PAWN_CROSSED_SHIFT, "pawn count fields overlap");
 static uint8_t crossed[2][256];
 static uint64_t pawn_count[2][256];
 /* Piece code -> its victim index in the threat table (advisor 0 .. pawn 5)
