@@ -477,6 +477,19 @@ static void emit_option_list(Server *sv)
         }
         emit(sv, "%s", l.buf);
     }
+    /* An SPSA build's search constants (none in a normal build). */
+    const SearchTunable *tun;
+    const int ntune = search_tunables(&tun);
+    SearchOptions compiled;
+    search_options_init(&compiled);
+    for (int i = 0; i < ntune; i++) {
+        if (uci)
+            emit(sv, "option name SPSA_%s type spin default %d min %d max %d", tun[i].name, compiled.tune[i],
+                 tun[i].min, tun[i].max);
+        else
+            emit(sv, "option SPSA_%s type spin min %d max %d default %d", tun[i].name, tun[i].min, tun[i].max,
+                 compiled.tune[i]);
+    }
 }
 
 static void emit_handshake(Server *sv, Dialect d)
@@ -568,8 +581,60 @@ static bool option_needs_search(OptId id)
            id == OPT_LIMITSTRENGTH || id == OPT_ELO;
 }
 
+/* The tunable whose option name (SPSA_<name>, normalised as option names
+ * are) is `name`, or -1. Only an SPSA build has any. */
+static int find_tunable(const char *name, const SearchTunable **tun)
+{
+    const int ntune = search_tunables(tun);
+    for (int i = 0; i < ntune; i++) {
+        char key[64] = "spsa";
+        size_t k = 4;
+        for (const char *p = (*tun)[i].name; *p && k + 1 < sizeof key; p++)
+            if (*p != '_')
+                key[k++] = (char)tolower((unsigned char)*p);
+        key[k] = '\0';
+        if (strcmp(name, key) == 0)
+            return i;
+    }
+    return -1;
+}
+
+/* setoption of an SPSA build's search constant: kept with the search
+ * defaults, so that later options, which rebuild the search options from
+ * those, keep it. */
+static void set_tunable(Server *sv, const UcciCommand *c, int i, const SearchTunable *tun)
+{
+    char echo[UCCI_ECHO_MAX + 4];
+    ucci_echo(c->value, strlen(c->value), echo);
+    long long v;
+    if (!parse_spin(c->value, &v)) {
+        emit_error(sv, "option SPSA_%s: expected a number, got '%s'", tun[i].name, echo);
+        return;
+    }
+    if (v < tun[i].min || v > tun[i].max) {
+        emit_error(sv, "option SPSA_%s: %s is out of range %d..%d; unchanged", tun[i].name, echo, tun[i].min,
+                   tun[i].max);
+        return;
+    }
+    if (!ensure_idle(sv, "setoption"))
+        return;
+    const int old = sv->search_defaults.tune[i];
+    sv->search_defaults.tune[i] = (int)v;
+    SearchOptions so = search_options_from(sv, &sv->settings);
+    if (!searcher_set_options(sv->searcher, &so)) {
+        sv->search_defaults.tune[i] = old;
+        emit_error(sv, "option SPSA_%s: value '%s' rejected by the search; unchanged", tun[i].name, echo);
+    }
+}
+
 static void do_setoption(Server *sv, const UcciCommand *c)
 {
+    const SearchTunable *tun;
+    const int ti = find_tunable(c->name, &tun);
+    if (ti >= 0) {
+        set_tunable(sv, c, ti, tun);
+        return;
+    }
     const OptionDesc *o = find_option(c->name);
     if (!o)
         return; /* GUIs send options they never read from us: ignore silently */

@@ -288,4 +288,36 @@ enum { MATE_SLICE_ENDING_PIECES = 10, MATE_SLICE_KING_FREE_MAX = 2 };
  * caps and the stop flag are checked at every node. */
 enum { MATE_CHECK_NODES = 4096 };
 
+/* ------------------------------------------------------------ SPSA */
+
+/* The constants above that SPSA tunes (tools/spsa.py): each with the range
+ * a tuner may set it in. A build with the CMake option CHARIOT_SPSA reads
+ * them from SearchOptions.tune, set by engine options SPSA_<name>; a normal
+ * build compiles them in, so TUNED(s, NAME) is the constant itself and
+ * costs nothing. Names stay those of the constants, so a tuned result is
+ * copied back into this file by hand, as a reviewed change. */
+#define SEARCH_TUNABLES(X)                                                                                           \
+    X(RFP_MARGIN, 40, 300)                                                                                         \
+    X(FUTILITY_BASE, 0, 400)                                                                                       \
+    X(FUTILITY_MARGIN, 40, 400)                                                                                    \
+    X(LMR_BASE, -50, 200)                                                                                          \
+    X(LMR_DIV, 100, 400)                                                                                           \
+    X(LMR_HISTORY_DIV, 1000, 20000)                                                                                \
+    X(LMP_BASE, 0, 12)                                                                                             \
+    X(SEE_QUIET_MARGIN, 5, 120)                                                                                    \
+    X(SEE_CAPTURE_MARGIN, 20, 300)                                                                                 \
+    X(QS_DELTA, 0, 500)                                                                                            \
+    X(HINDSIGHT_MARGIN, 0, 300)                                                                                    \
+    X(TT_EVAL_CAP, 0, 500)
+
+#define SEARCH_TUNE_ID(name, lo, hi) TUNE_##name,
+enum { SEARCH_TUNABLES(SEARCH_TUNE_ID) TUNE_NB };
+#undef SEARCH_TUNE_ID
+
+#ifdef CHARIOT_SPSA
+#define TUNED(s, name) ((s)->opt.tune[TUNE_##name])
+#else
+#define TUNED(s, name) ((void)(s), (name))
+#endif
+
 #endif

@@ -157,17 +157,18 @@ static bool is_decisive(int score) { return score >= SCORE_RULE_MIN || score <= 
  * it stands in for it, moved at most TT_EVAL_CAP. Draws and decisive
  * scores, which depend on the path in xiangqi, are left out, and so are
  * quiescence's own depth-0 bounds, which see only captures. */
-static inline int bounded_eval(const TTEntry *te, bool hit, int eval)
+static inline int bounded_eval(const Searcher *s, const TTEntry *te, bool hit, int eval)
 {
     if (!hit || te->depth < 1 || te->score == 0 || is_decisive(te->score))
         return eval;
     if (!((te->bound == TT_BOUND_LOWER && te->score > eval) || (te->bound == TT_BOUND_UPPER && te->score < eval) ||
           te->bound == TT_BOUND_EXACT))
         return eval;
-    if (te->score > eval + TT_EVAL_CAP)
-        return eval + TT_EVAL_CAP;
-    if (te->score < eval - TT_EVAL_CAP)
-        return eval - TT_EVAL_CAP;
+    const int cap = TUNED(s, TT_EVAL_CAP);
+    if (te->score > eval + cap)
+        return eval + cap;
+    if (te->score < eval - cap)
+        return eval - cap;
     return te->score;
 }
 
@@ -520,7 +521,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
          * captures change the eval itself). */
         stand = corrected_eval(t, &ck, raw);
         if (!t->static_stand_pat)
-            stand = bounded_eval(&te, hit, stand);
+            stand = bounded_eval(t->s, &te, hit, stand);
         if (stand >= beta) {
             if (!hit)
                 tt_store(&s->tt, b->key, ply, MOVE_NONE, stand, raw, 0, TT_BOUND_LOWER, 0);
@@ -536,12 +537,13 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
     movepick_init_qs(&mp, b, t, hit ? te.move : MOVE_NONE);
     int moves = 0;
     Move m, best_move = MOVE_NONE;
+    const int qs_delta = TUNED(t->s, QS_DELTA);
     while ((m = movepick_next(&mp)) != MOVE_NONE) {
         moves++;
         if (!in_check) {
             /* EGain bound. The victim's value bounds the SEE gain, so the
              * exchange is only computed when that bound does not prune. */
-            int bound = stand + BOARD_SEE_VALUE[piece_type(b->sq[move_to(m)])] + QS_DELTA;
+            int bound = stand + BOARD_SEE_VALUE[piece_type(b->sq[move_to(m)])] + qs_delta;
             if (bound <= alpha) {
                 if (bound > best)
                     best = bound;
@@ -558,8 +560,8 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
                 continue;
             }
             /* The exchange only matters when its floor could prune. */
-            if (stand + board_see_floor(b, m) + QS_DELTA <= alpha) {
-                bound = stand + board_see(b, m) + QS_DELTA;
+            if (stand + board_see_floor(b, m) + qs_delta <= alpha) {
+                bound = stand + board_see(b, m) + qs_delta;
                 if (bound <= alpha) {
                     if (bound > best)
                         best = bound;
@@ -760,9 +762,9 @@ static inline int lmr_depth(const Searcher *s, int depth, int moves)
 /* Step 10a's test: a quiet move at this lmr depth cannot lift the pruning
  * eval (Step 5) to alpha. As the move number rises the lmr depth can only
  * fall, so once true it stays true. */
-static inline bool futile(int ld, int prune_eval, int alpha)
+static inline bool futile(const Searcher *s, int ld, int prune_eval, int alpha)
 {
-    return ld <= FUTILITY_DEPTH && prune_eval + FUTILITY_BASE + FUTILITY_MARGIN * ld <= alpha;
+    return ld <= FUTILITY_DEPTH && prune_eval + TUNED(s, FUTILITY_BASE) + TUNED(s, FUTILITY_MARGIN) * ld <= alpha;
 }
 
 static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply, int flags)
@@ -820,7 +822,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     const int pruning = s->opt.pruning;
     /* Step 5 (continued). The pruning eval (bounded_eval): the static eval,
      * or a searched bound beyond it. */
-    const int prune_eval = in_check ? static_eval : bounded_eval(&te, hit, static_eval);
+    const int prune_eval = in_check ? static_eval : bounded_eval(s, &te, hit, static_eval);
     t->stack[ply].trend_eval = prune_eval;
 
     /* Step 6. No razoring: dropping to quiescence far below alpha at depth
@@ -836,7 +838,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         const int parent_eval = t->stack[ply - 1].trend_eval;
         if (prior_r >= HINDSIGHT_EXTEND_R && prune_eval <= -parent_eval)
             depth++;
-        else if (depth >= 2 && prune_eval + parent_eval > HINDSIGHT_MARGIN)
+        else if (depth >= 2 && prune_eval + parent_eval > TUNED(s, HINDSIGHT_MARGIN))
             depth--;
     }
 
@@ -848,7 +850,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     const bool improving = !in_check && (ply < 2 || t->stack[ply - 2].trend_eval == -SCORE_INF ||
                                          prune_eval > t->stack[ply - 2].trend_eval);
     if (pruning >= 2 && !pv && !in_check && !(flags & NODE_VERIFY) && depth <= RFP_DEPTH && !is_decisive(beta) &&
-        prune_eval - RFP_MARGIN * (depth - (improving ? 1 : 0)) >= beta)
+        prune_eval - TUNED(s, RFP_MARGIN) * (depth - (improving ? 1 : 0)) >= beta)
         return prune_eval;
 
     /* Step 8. Null move (see null_step). */
@@ -897,7 +899,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     if (may_prune)
         board_check_filter(b, &check_filter);
     const bool prune_at_mate_bounds = s->limits.mate > 0 || s->limits.infinite;
-    const int lmp_moves = (LMP_BASE + depth * depth) / (improving ? 1 : 2);
+    const int lmp_moves = (TUNED(s, LMP_BASE) + depth * depth) / (improving ? 1 : 2);
     const int orig_alpha = alpha;
     int best = -SCORE_INF, moves = 0, searched = 0, nquiets = 0;
     Move best_move = MOVE_NONE, m;
@@ -919,7 +921,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
          * test (a move was searched). */
         if (!quiet_skip_tried && may_prune && searched > 0 && best > -SCORE_RULE_MIN &&
             (prune_at_mate_bounds || !is_decisive(alpha)) &&
-            (futile(lmr_depth(s, depth, moves + 1), prune_eval, alpha) ||
+            (futile(s, lmr_depth(s, depth, moves + 1), prune_eval, alpha) ||
              (depth <= LMP_DEPTH && moves + 1 > lmp_moves))) {
             quiet_skip_tried = movepick_skip_quiets(&mp) != SKIP_NOT_AT_QUIETS;
         }
@@ -953,14 +955,14 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             const int ld = quiet ? lmr_depth(s, depth, moves) : depth;
             /* Step 10a. Futility: a quiet, non-checking move cannot lift a
              * hopeless node. */
-            if (quiet && futile(ld, prune_eval, alpha) && !gives_check_once(b, &check_filter, m, &checks))
+            if (quiet && futile(s, ld, prune_eval, alpha) && !gives_check_once(b, &check_filter, m, &checks))
                 continue;
             /* Step 10b. Late-move and SEE pruning near the horizon. Measured
              * with the LMR changes of Step 10d: +45 +/- 39 Elo. */
             if (quiet && depth <= LMP_DEPTH && moves > lmp_moves &&
                 !gives_check_once(b, &check_filter, m, &checks))
                 continue;
-            const int see_margin = quiet ? SEE_QUIET_MARGIN * ld * ld : SEE_CAPTURE_MARGIN * depth;
+            const int see_margin = quiet ? TUNED(s, SEE_QUIET_MARGIN) * ld * ld : TUNED(s, SEE_CAPTURE_MARGIN) * depth;
             if (ld <= SEE_PRUNE_DEPTH && !board_see_ge(b, m, -see_margin) &&
                 !gives_check_once(b, &check_filter, m, &checks))
                 continue;
@@ -1025,7 +1027,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                  * history here). The move is made: its piece now stands on
                  * move_to(m). */
                 if (quiet)
-                    r -= movepick_quiet_stat(&mp, b->sq[move_to(m)], move_to(m)) / (2 * LMR_HISTORY_DIV);
+                    r -= movepick_quiet_stat(&mp, b->sq[move_to(m)], move_to(m)) / (2 * TUNED(s, LMR_HISTORY_DIV));
                 if (r > new_depth - 1)
                     r = new_depth - 1;
                 if (r < 0)

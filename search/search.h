@@ -69,6 +69,19 @@ void search_limits_init(SearchLimits *l);
 
 /* ----------------------------------------------------------------- options */
 
+/* Search constants that a build with the CMake option CHARIOT_SPSA lets a
+ * tuner set at run time (tools/spsa.py, docs/TUNING.md): each has a name
+ * (its name in search/params.h) and the range a value must lie in; its
+ * default is SearchOptions.tune[i] after search_options_init. */
+enum { SEARCH_TUNE_MAX = 16 };
+typedef struct SearchTunable {
+    const char *name;
+    int min, max;
+} SearchTunable;
+/* Sets *list to the tunables and returns their count: 0 in a normal build,
+ * whose constants are compiled in. */
+int search_tunables(const SearchTunable **list);
+
 typedef struct SearchOptions {
     int hash_mb;             /* transposition table size in MB (1..65536) */
     int threads;             /* Lazy SMP threads (1..256) */
@@ -80,6 +93,9 @@ typedef struct SearchOptions {
     int randomness;          /* 0 none (default) .. 3 large: root noise in centipawns */
     uint64_t random_seed;    /* seed for randomness, so games stay reproducible */
     int skill;               /* 0 (weakest) .. SKILL_MAX (full strength, default) */
+    /* The search constants an SPSA build reads at run time (search_tunables);
+     * a normal build compiles the constants in and ignores these. */
+    int tune[SEARCH_TUNE_MAX];
 } SearchOptions;
 
 /* Strength levels for human opponents: below SKILL_MAX a search gets a node

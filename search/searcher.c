@@ -22,6 +22,24 @@ void search_options_init(SearchOptions *o)
     o->randomness = 0;
     o->random_seed = 0;
     o->skill = SKILL_MAX;
+#define SEARCH_TUNE_DEFAULT(name, lo, hi) o->tune[TUNE_##name] = (name);
+    SEARCH_TUNABLES(SEARCH_TUNE_DEFAULT)
+#undef SEARCH_TUNE_DEFAULT
+}
+
+_Static_assert((int)TUNE_NB <= (int)SEARCH_TUNE_MAX, "SearchOptions.tune must hold every tunable");
+
+int search_tunables(const SearchTunable **list)
+{
+#define SEARCH_TUNE_ENTRY(name, lo, hi) {#name, (lo), (hi)},
+    static const SearchTunable all[TUNE_NB] = {SEARCH_TUNABLES(SEARCH_TUNE_ENTRY)};
+#undef SEARCH_TUNE_ENTRY
+    *list = all;
+#ifdef CHARIOT_SPSA
+    return TUNE_NB;
+#else
+    return 0;
+#endif
 }
 
 int search_skill_for_elo(int elo)
@@ -69,7 +87,7 @@ static void init_lmr(Searcher *s)
             /* ln = log2 * 0.6931 (177/256); reduction in hundredths of a ply. */
             int64_t ld = (int64_t)log2_fixed((unsigned)d) * 177 / 256;
             int64_t lm = (int64_t)log2_fixed((unsigned)m) * 177 / 256;
-            int64_t r = LMR_BASE + ld * lm * 100 * 100 / (256 * 256) / LMR_DIV;
+            int64_t r = TUNED(s, LMR_BASE) + ld * lm * 100 * 100 / (256 * 256) / TUNED(s, LMR_DIV);
             s->lmr[d][m] = (int)(r / 100);
         }
 }
@@ -155,6 +173,11 @@ bool searcher_set_options(Searcher *s, const SearchOptions *o)
         o->pruning > 3 || o->knowledge < 0 || o->knowledge > 3 || o->randomness < 0 || o->randomness > 3 ||
         o->skill < 0 || o->skill > SKILL_MAX)
         return false;
+    const SearchTunable *tunables;
+    const int ntune = search_tunables(&tunables);
+    for (int i = 0; i < ntune; i++)
+        if (o->tune[i] < tunables[i].min || o->tune[i] > tunables[i].max)
+            return false;
     if (atomic_load(&s->running))
         return false;
     TT tt = s->tt;
@@ -186,7 +209,12 @@ bool searcher_set_options(Searcher *s, const SearchOptions *o)
     } else if (o->knowledge != s->opt.knowledge) {
         tt_clear(&s->tt); /* cached static evals depend on the knowledge level */
     }
+    /* The LMR table's constants are tunables in an SPSA build. */
+    const bool new_lmr =
+        o->tune[TUNE_LMR_BASE] != s->opt.tune[TUNE_LMR_BASE] || o->tune[TUNE_LMR_DIV] != s->opt.tune[TUNE_LMR_DIV];
     s->opt = *o;
+    if (new_lmr)
+        init_lmr(s);
     return true;
 }
 
