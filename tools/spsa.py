@@ -26,6 +26,7 @@ search/params.h and measure it with an SPRT before keeping it.
 import json
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -108,6 +109,12 @@ def main():
 
     def worker(wid):
         workdir = tempfile.mkdtemp(prefix="spsa%d_" % wid)
+        try:
+            play_worker(workdir)
+        finally:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+    def play_worker(workdir):
         while True:
             with lock:
                 if st["k"] >= n_it or errors:
