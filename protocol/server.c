@@ -581,6 +581,23 @@ static bool option_needs_search(OptId id)
            id == OPT_LIMITSTRENGTH || id == OPT_ELO;
 }
 
+/* A spin option's value, parsed and range-checked; on failure one error
+ * names the option (`label`) and the value as echoed, and nothing changes. */
+static bool spin_value(Server *sv, const char *label, const char *value, const char *echo, int min, int max, int *out)
+{
+    long long v;
+    if (!parse_spin(value, &v)) {
+        emit_error(sv, "option %s: expected a number, got '%s'", label, echo);
+        return false;
+    }
+    if (v < min || v > max) {
+        emit_error(sv, "option %s: %s is out of range %d..%d; unchanged", label, echo, min, max);
+        return false;
+    }
+    *out = (int)v;
+    return true;
+}
+
 /* The tunable whose option name (SPSA_<name>, normalised as option names
  * are) is `name`, or -1. Only an SPSA build has any. */
 static int find_tunable(const char *name, const SearchTunable **tun)
@@ -606,20 +623,15 @@ static void set_tunable(Server *sv, const UcciCommand *c, int i, const SearchTun
 {
     char echo[UCCI_ECHO_MAX + 4];
     ucci_echo(c->value, strlen(c->value), echo);
-    long long v;
-    if (!parse_spin(c->value, &v)) {
-        emit_error(sv, "option SPSA_%s: expected a number, got '%s'", tun[i].name, echo);
+    char label[64];
+    snprintf(label, sizeof label, "SPSA_%s", tun[i].name);
+    int v;
+    if (!spin_value(sv, label, c->value, echo, tun[i].min, tun[i].max, &v))
         return;
-    }
-    if (v < tun[i].min || v > tun[i].max) {
-        emit_error(sv, "option SPSA_%s: %s is out of range %d..%d; unchanged", tun[i].name, echo, tun[i].min,
-                   tun[i].max);
-        return;
-    }
     if (!ensure_idle(sv, "setoption"))
         return;
     const int old = sv->search_defaults.tune[i];
-    sv->search_defaults.tune[i] = (int)v;
+    sv->search_defaults.tune[i] = v;
     SearchOptions so = search_options_from(sv, &sv->settings);
     if (!searcher_set_options(sv->searcher, &so)) {
         sv->search_defaults.tune[i] = old;
@@ -658,16 +670,10 @@ static void do_setoption(Server *sv, const UcciCommand *c)
         break;
     }
     case OPT_SPIN: {
-        long long v;
-        if (!parse_spin(c->value, &v)) {
-            emit_error(sv, "option %s: expected a number, got '%s'", o->ucci, echo);
+        int v;
+        if (!spin_value(sv, o->ucci, c->value, echo, o->min, o->max, &v))
             return;
-        }
-        if (v < o->min || v > o->max) {
-            emit_error(sv, "option %s: %s is out of range %d..%d; unchanged", o->ucci, echo, o->min, o->max);
-            return;
-        }
-        next.value[o->id] = (int)v;
+        next.value[o->id] = v;
         break;
     }
     case OPT_COMBO: {
