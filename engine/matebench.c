@@ -115,7 +115,7 @@ static MbCheck mb_check_line(const Board *root, const char *line, ClientProto pr
                 break;
             }
         } else {
-            snprintf(iccs, sizeof iccs, "%s", tok);
+            snprintf(iccs, sizeof iccs, "%.4s", tok); /* longer tokens are refused below */
         }
         Move m = strlen(tok) == 4 || proto == CLIENT_PROTO_UCI10 ? move_from_iccs(iccs) : MOVE_NONE;
         if (m == MOVE_NONE || !board_is_legal(b, m)) {

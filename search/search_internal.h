@@ -190,6 +190,9 @@ static inline bool tt_probe(const TT *tt, uint64_t key, int ply, TTEntry *out)
         out->pv = (flags & TT_PV) != 0;
         return true;
     }
+    /* A miss reads as an empty entry, so that no caller can read stale
+     * fields (and the compiler can see that none does). */
+    *out = (TTEntry){.move = MOVE_NONE, .eval = EVAL_NONE, .bound = TT_BOUND_NONE};
     return false;
 }
 

@@ -169,8 +169,13 @@ static inline bool drv_expect(Engine *e, const char *word, char *out, size_t cap
             return false;
         }
         if (drv_is(line, word)) {
-            if (out)
-                snprintf(out, cap, "%s", line);
+            /* The caller's buffer holds what it needs: a longer line is
+             * cut on purpose. */
+            if (out && cap > 0) {
+                size_t n = strlen(line) < cap ? strlen(line) : cap - 1;
+                memcpy(out, line, n);
+                out[n] = '\0';
+            }
             return true;
         }
     }
