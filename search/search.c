@@ -1002,16 +1002,21 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         if (searched == 0) {
             v = -search_node(t, -beta, -alpha, new_depth, ply + 1, flags);
         } else {
-            /* Step 10d. Late-move reductions for quiet moves, captures that
-             * lose material, and checks that were not extended: more when
-             * the eval is not improving, less (more) for a good (bad)
-             * history, less at a node that is or was on a PV: the lines a
-             * search once found best keep coming back as the best ones. */
+            /* Step 10d. Late-move reductions for every late move that was
+             * not extended (a capture that keeps its material a ply less):
+             * more when the eval is not improving, less (more) for a good
+             * (bad) history, less at a node that is or was on a PV: the
+             * lines a search once found best keep coming back as the best
+             * ones. */
             int r = 0;
             const bool losing_capture = !quiet && movepick_losing_capture(&mp);
-            if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && (quiet || losing_capture) &&
+            if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && m != mp.tt_move &&
                 !in_check && !extend && !mate_threat) {
                 r = lmr_base(s, depth, searched);
+                /* A capture that does not lose material keeps a ply of
+                 * its reduction back: it changes the material balance. */
+                if (!quiet && !losing_capture)
+                    r -= LMR_GOOD_CAPTURE_BONUS;
                 if (tt_pv)
                     r--;
                 if (special)
