@@ -1010,8 +1010,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
              * ones. */
             int r = 0;
             const bool losing_capture = !quiet && movepick_losing_capture(&mp);
-            if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && m != mp.tt_move &&
-                !in_check && !extend && !mate_threat) {
+            if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && !in_check &&
+                !extend && !mate_threat) {
                 r = lmr_base(s, depth, searched);
                 /* A capture that does not lose material keeps a ply of
                  * its reduction back: it changes the material balance. */

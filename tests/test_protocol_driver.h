@@ -172,7 +172,9 @@ static inline bool drv_expect(Engine *e, const char *word, char *out, size_t cap
             /* The caller's buffer holds what it needs: a longer line is
              * cut on purpose. */
             if (out && cap > 0) {
-                size_t n = strlen(line) < cap ? strlen(line) : cap - 1;
+                size_t n = strlen(line);
+                if (n >= cap)
+                    n = cap - 1;
                 memcpy(out, line, n);
                 out[n] = '\0';
             }
