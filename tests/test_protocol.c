@@ -752,6 +752,22 @@ static void group_uci(void)
         CHECK(seen_prefix(&e, opts[i]));
     CHECK(!seen_prefix(&e, "option usemillisec"));
     CHECK(drv_all_ascii(&e));
+#ifdef CHARIOT_SPSA
+    /* The SPSA build lists the search constants as range-checked options
+     * for tools/spsa.py: an in-range value is taken silently, one out of
+     * range gets one error. */
+    CHECK(seen_prefix(&e, "option name SPSA_LMR_BASE type spin default 50 min -50 max 200"));
+    drv_mark(&e);
+    drv_send(&e, "setoption name SPSA_LMR_BASE value 60");
+    drv_send(&e, "setoption name SPSA_LMR_BASE value 999");
+    drv_send(&e, "setoption name SPSA_LMR_BASE value 50");
+    CHECK(drv_sync(&e));
+    CHECK_EQ_INT(drv_count(&e, "info"), 1);
+    CHECK(seen_prefix(&e, "info string error: "));
+#else
+    /* A normal build has no tuning options. */
+    CHECK(!seen_prefix(&e, "option name SPSA_"));
+#endif
 
     drv_mark(&e);
     drv_send(&e, "setoption name Hash value 8");
