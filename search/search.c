@@ -1009,13 +1009,12 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
              * lines a search once found best keep coming back as the best
              * ones. */
             int r = 0;
-            const bool losing_capture = !quiet && movepick_losing_capture(&mp);
             if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && !in_check &&
                 !extend && !mate_threat) {
                 r = lmr_base(s, depth, searched);
                 /* A capture that does not lose material keeps a ply of
                  * its reduction back: it changes the material balance. */
-                if (!quiet && !losing_capture)
+                if (!quiet && !movepick_losing_capture(&mp))
                     r -= LMR_GOOD_CAPTURE_BONUS;
                 if (tt_pv)
                     r--;
