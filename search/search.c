@@ -904,7 +904,7 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     int best = -SCORE_INF, moves = 0, searched = 0, nquiets = 0;
     Move best_move = MOVE_NONE, m;
     Move quiets[64], captures[32];
-    int ncaptures = 0;
+    int ncaptures = 0, nquiets_before_best = 0, ncaptures_before_best = 0;
     bool quiet_skip_tried = false;
     t->pv_len[ply] = 0;
 
@@ -1055,6 +1055,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             best = v;
             if (v > alpha) {
                 best_move = m;
+                nquiets_before_best = nquiets;
+                ncaptures_before_best = ncaptures;
                 if (pv)
                     update_pv(t, ply, m);
                 if (v >= beta) {
@@ -1070,6 +1072,16 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             quiets[nquiets++] = m;
         else if (!quiet && ncaptures < 32)
             captures[ncaptures++] = m;
+    }
+
+    /* Step 10f. A best move that raised alpha without a cutoff (an exact
+     * score at a PV node) teaches the tables as a cutoff would: it is the
+     * move this node's search found best, and the moves tried before it
+     * were not. */
+    if (best_move != MOVE_NONE && best < beta && excluded == MOVE_NONE) {
+        if (!board_is_capture(b, best_move))
+            update_quiet_stats(t, ply, best_move, depth, quiets, nquiets_before_best);
+        update_capture_stats(t, best_move, depth, captures, ncaptures_before_best);
     }
 
     /* Step 11. No legal move: a loss, checkmate or stalemate alike. */
