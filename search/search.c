@@ -374,9 +374,10 @@ static int history_bonus(int depth)
     return bonus > HISTORY_BONUS_MAX ? HISTORY_BONUS_MAX : bonus;
 }
 
-/* A beta cutoff teaches the capture history: the cutting move, when it is a
- * capture, gains; every capture tried before it loses, whatever the cutting
- * move was (they were ordered first and did not cut). */
+/* A beta cutoff, or an exact best move (Step 10f), teaches the capture
+ * history: that move, when it is a capture, gains; every capture tried
+ * before it loses, whatever the best move was (they were ordered first and
+ * did worse). */
 static void update_capture_stats(SearchThread *t, Move best, int depth, const Move *captures, int ncaptures)
 {
     const Board *b = &t->board;
@@ -387,8 +388,9 @@ static void update_capture_stats(SearchThread *t, Move best, int depth, const Mo
         hist16_add(search_capt_hist(t, b, captures[i]), -bonus);
 }
 
-/* A quiet move caused a beta cutoff: killers, counter move, history (with a
- * malus for the quiet moves tried before it). */
+/* A quiet move caused a beta cutoff, or was the exact best move (Step 10f):
+ * killers, counter move, history (with a malus for the quiet moves tried
+ * before it). */
 static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth, const Move *quiets, int nquiets)
 {
     const Board *b = &t->board;
