@@ -1061,12 +1061,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                 ncaptures_before_best = ncaptures;
                 if (pv)
                     update_pv(t, ply, m);
-                if (v >= beta) {
-                    if (quiet)
-                        update_quiet_stats(t, ply, m, depth, quiets, nquiets);
-                    update_capture_stats(t, m, depth, captures, ncaptures);
+                if (v >= beta)
                     break;
-                }
                 alpha = v;
             }
         }
@@ -1076,11 +1072,13 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             captures[ncaptures++] = m;
     }
 
-    /* Step 10f. A best move that raised alpha without a cutoff (an exact
-     * score at a PV node) teaches the tables as a cutoff would: it is the
-     * move this node's search found best, and the moves tried before it
-     * were not. */
-    if (best_move != MOVE_NONE && best < beta && excluded == MOVE_NONE) {
+    /* Step 10f. The best move teaches the tables, and the moves tried
+     * before it are penalised: always after a beta cutoff, and also after
+     * an exact score at a PV node (a best move that raised alpha without a
+     * cutoff), since it is the move this node's search found best. A
+     * singular-extension search (Step 10c) teaches only by its cutoffs: its
+     * exact scores answer a question about one move left out. */
+    if (best_move != MOVE_NONE && (best >= beta || excluded == MOVE_NONE)) {
         if (!board_is_capture(b, best_move))
             update_quiet_stats(t, ply, best_move, depth, quiets, nquiets_before_best);
         update_capture_stats(t, best_move, depth, captures, ncaptures_before_best);
