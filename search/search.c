@@ -388,6 +388,23 @@ static void update_capture_stats(SearchThread *t, Move best, int depth, const Mo
         hist16_add(search_capt_hist(t, b, captures[i]), -bonus);
 }
 
+/* The quiet moves searched before the best move, quiet or capture, of a
+ * beta cutoff or an exact score (Step 10f) failed to reach its score: a
+ * history malus on each, in the butterfly table and both continuation
+ * tables. */
+static void quiet_malus(SearchThread *t, int ply, int depth, const Move *quiets, int nquiets)
+{
+    const Board *b = &t->board;
+    const int bonus = history_bonus(depth);
+    ContHist *c1 = search_cont_back(t, ply, 1), *c2 = search_cont_back(t, ply, 2);
+    for (int i = 0; i < nquiets; i++) {
+        const int pc = b->sq[move_from(quiets[i])], to = move_to(quiets[i]);
+        history_add(&t->history[pc][to], -bonus);
+        hist16_add(&c1[0][pc][to], -bonus);
+        hist16_add(&c2[0][pc][to], -bonus);
+    }
+}
+
 /* A quiet move caused a beta cutoff, or was the exact best move (Step 10f):
  * killers, counter move, history (with a malus for the quiet moves tried
  * before it). */
@@ -405,13 +422,7 @@ static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth, cons
     history_add(&t->history[pc][to], bonus);
     hist16_add(&c1[0][pc][to], bonus);
     hist16_add(&c2[0][pc][to], bonus);
-    for (int i = 0; i < nquiets; i++) {
-        pc = b->sq[move_from(quiets[i])];
-        to = move_to(quiets[i]);
-        history_add(&t->history[pc][to], -bonus);
-        hist16_add(&c1[0][pc][to], -bonus);
-        hist16_add(&c2[0][pc][to], -bonus);
-    }
+    quiet_malus(t, ply, depth, quiets, nquiets);
     Move last = board_last_move(b);
     if (USE_COUNTER_MOVE && last != MOVE_NONE && last != MOVE_NULL)
         t->counter[b->sq[move_to(last)]][move_to(last)] = m;
@@ -1079,8 +1090,14 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
      * singular-extension search (Step 10c) teaches only by its cutoffs: its
      * exact scores answer a question about one move left out. */
     if (best_move != MOVE_NONE && (best >= beta || excluded == MOVE_NONE)) {
+        /* A capture best move after quiet moves is mostly a losing
+         * capture, which the picker tries after them: the quiets failed to
+         * reach its score as surely as under a quiet best move, and get the
+         * same malus. */
         if (!board_is_capture(b, best_move))
             update_quiet_stats(t, ply, best_move, depth, quiets, nquiets_before_best);
+        else
+            quiet_malus(t, ply, depth, quiets, nquiets_before_best);
         update_capture_stats(t, best_move, depth, captures, ncaptures_before_best);
     }
 
