@@ -395,13 +395,14 @@ static void update_capture_stats(SearchThread *t, Move best, int depth, const Mo
 static void quiet_malus(SearchThread *t, int ply, int depth, const Move *quiets, int nquiets)
 {
     const Board *b = &t->board;
-    const int bonus = history_bonus(depth);
+    /* The malus is as large as the bonus the best move gets. */
+    const int malus = history_bonus(depth);
     ContHist *c1 = search_cont_back(t, ply, 1), *c2 = search_cont_back(t, ply, 2);
     for (int i = 0; i < nquiets; i++) {
         const int pc = b->sq[move_from(quiets[i])], to = move_to(quiets[i]);
-        history_add(&t->history[pc][to], -bonus);
-        hist16_add(&c1[0][pc][to], -bonus);
-        hist16_add(&c2[0][pc][to], -bonus);
+        history_add(&t->history[pc][to], -malus);
+        hist16_add(&c1[0][pc][to], -malus);
+        hist16_add(&c2[0][pc][to], -malus);
     }
 }
 
