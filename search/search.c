@@ -407,9 +407,9 @@ static void quiet_malus(SearchThread *t, int ply, int depth, const Move *quiets,
 }
 
 /* A quiet move caused a beta cutoff, or was the exact best move (Step 10f):
- * killers, counter move, history (with a malus for the quiet moves tried
- * before it). */
-static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth, const Move *quiets, int nquiets)
+ * killers, counter move and the history bonus (the quiet moves tried
+ * before it get quiet_malus, whatever the best move). */
+static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth)
 {
     const Board *b = &t->board;
     StackEntry *ss = &t->stack[ply];
@@ -423,7 +423,6 @@ static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth, cons
     history_add(&t->history[pc][to], bonus);
     hist16_add(&c1[0][pc][to], bonus);
     hist16_add(&c2[0][pc][to], bonus);
-    quiet_malus(t, ply, depth, quiets, nquiets);
     Move last = board_last_move(b);
     if (USE_COUNTER_MOVE && last != MOVE_NONE && last != MOVE_NULL)
         t->counter[b->sq[move_to(last)]][move_to(last)] = m;
@@ -1091,14 +1090,12 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
      * singular-extension search (Step 10c) teaches only by its cutoffs: its
      * exact scores answer a question about one move left out. */
     if (best_move != MOVE_NONE && (best >= beta || excluded == MOVE_NONE)) {
-        /* A capture best move after quiet moves is mostly a losing
-         * capture, which the picker tries after them: the quiets failed to
-         * reach its score as surely as under a quiet best move, and get the
-         * same malus. */
         if (!board_is_capture(b, best_move))
-            update_quiet_stats(t, ply, best_move, depth, quiets, nquiets_before_best);
-        else
-            quiet_malus(t, ply, depth, quiets, nquiets_before_best);
+            update_quiet_stats(t, ply, best_move, depth);
+        /* The quiets before a capture best move too: that is mostly a
+         * losing capture, which the picker tries after them, so they failed
+         * to reach its score as surely as under a quiet best move. */
+        quiet_malus(t, ply, depth, quiets, nquiets_before_best);
         update_capture_stats(t, best_move, depth, captures, ncaptures_before_best);
     }
 
