@@ -795,9 +795,9 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     if (node_prologue(t, ply, &alpha, &beta, &decided))
         return decided;
     const bool in_check = board_in_check(b);
-    /* The grandchildren's killers were found under other parents: clear
-     * them, so the children of this node start from what refutes moves in
-     * this subtree rather than in a sibling's. */
+    /* The killers two plies down were left by whatever subtree was searched
+     * there last, often a sibling's: clear them, so this node's grandchildren
+     * start from what refutes moves in its own subtree. */
     t->stack[ply + 2].killers[0] = t->stack[ply + 2].killers[1] = MOVE_NONE;
 
     /* Step 4. Transposition table: cut at non-PV nodes. Entries from null
