@@ -366,8 +366,9 @@ static int gravity(int h, int bonus)
 static void history_add(int *h, int bonus) { *h = gravity(*h, bonus); }
 static void hist16_add(int16_t *h, int bonus) { *h = (int16_t)gravity(*h, bonus); }
 
-/* The bonus of a cutoff at this depth (and the malus of the moves tried
- * before it), for every history table alike. */
+/* The bonus of a cutoff at this depth, for every history table alike. The
+ * captures tried before the best move lose as much; the quiet moves lose
+ * QUIET_MALUS_PCT percent of it (quiet_malus). */
 static int history_bonus(int depth)
 {
     int bonus = depth * depth + HISTORY_BONUS_LINEAR * depth;
@@ -395,8 +396,8 @@ static void update_capture_stats(SearchThread *t, Move best, int depth, const Mo
 static void quiet_malus(SearchThread *t, int ply, int depth, const Move *quiets, int nquiets)
 {
     const Board *b = &t->board;
-    /* The malus is as large as the bonus the best move gets. */
-    const int malus = history_bonus(depth);
+    /* The malus is QUIET_MALUS_PCT percent of the best move's bonus. */
+    const int malus = history_bonus(depth) * QUIET_MALUS_PCT / 100;
     ContHist *c1 = search_cont_back(t, ply, 1), *c2 = search_cont_back(t, ply, 2);
     for (int i = 0; i < nquiets; i++) {
         const int pc = b->sq[move_from(quiets[i])], to = move_to(quiets[i]);
