@@ -367,8 +367,9 @@ static void history_add(int *h, int bonus) { *h = gravity(*h, bonus); }
 static void hist16_add(int16_t *h, int bonus) { *h = (int16_t)gravity(*h, bonus); }
 
 /* The bonus of a cutoff at this depth, for every history table alike. The
- * captures tried before the best move lose as much; the quiet moves lose
- * QUIET_MALUS_PCT percent of it (quiet_malus). */
+ * moves tried before the best move lose a percentage of it: captures
+ * CAPTURE_MALUS_PCT (update_capture_stats), quiet moves QUIET_MALUS_PCT
+ * (quiet_malus). */
 static int history_bonus(int depth)
 {
     int bonus = depth * depth + HISTORY_BONUS_LINEAR * depth;
@@ -377,16 +378,17 @@ static int history_bonus(int depth)
 
 /* A beta cutoff, or an exact best move (Step 10f), teaches the capture
  * history: that move, when it is a capture, gains; every capture tried
- * before it loses, whatever the best move was (they were ordered first and
- * did worse). */
+ * before it loses CAPTURE_MALUS_PCT percent of that bonus, whatever the best
+ * move was (they were ordered first and did worse). */
 static void update_capture_stats(SearchThread *t, Move best, int depth, const Move *captures, int ncaptures)
 {
     const Board *b = &t->board;
     const int bonus = history_bonus(depth);
+    const int malus = bonus * CAPTURE_MALUS_PCT / 100;
     if (board_is_capture(b, best))
         hist16_add(search_capt_hist(t, b, best), bonus);
     for (int i = 0; i < ncaptures; i++)
-        hist16_add(search_capt_hist(t, b, captures[i]), -bonus);
+        hist16_add(search_capt_hist(t, b, captures[i]), -malus);
 }
 
 /* The quiet moves searched before the best move, quiet or capture, of a
