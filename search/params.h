@@ -121,10 +121,9 @@ enum { HISTORY_MAX = 16384, HISTORY_BONUS_MAX = 1200 };
 enum { HISTORY_BONUS_LINEAR = 64 };
 /* The quiet malus, given to the quiet moves searched before the best move
  * (Step 10f), is QUIET_MALUS_PCT percent of the best move's bonus. Several
- * moves usually fail before one works, and each failure is a cheaper visit
- * than the cutoff; a larger malus moves the failed moves below the good ones
- * in fewer visits. SPRT [0, 5] at 10k nodes against 100 (malus = bonus):
- * +6.6 +/- 5.1 Elo, 11364 games over two runs, LLR 2.97. */
+ * moves usually fail before one works; a larger malus moves the failed ones
+ * below the good ones in fewer visits. SPRT [0, 5] at 10k nodes against 100
+ * (malus = bonus): +6.6 +/- 5.1 Elo, 11364 games over two runs, LLR 2.97. */
 enum { QUIET_MALUS_PCT = 150 };
 /* The capture malus, given to the captures tried before the best move
  * (Step 10f), is CAPTURE_MALUS_PCT percent of the best move's bonus, for
