@@ -122,9 +122,12 @@ enum { HISTORY_BONUS_LINEAR = 64 };
 /* The quiet malus, given to the quiet moves searched before the best move
  * (Step 10f), is QUIET_MALUS_PCT percent of the best move's bonus. Several
  * moves usually fail before one works; a larger malus moves the failed ones
- * below the good ones in fewer visits. SPRT [0, 5] at 10k nodes against 100
- * (malus = bonus): +6.6 +/- 5.1 Elo, 11364 games over two runs, LLR 2.97. */
-enum { QUIET_MALUS_PCT = 150 };
+ * below the good ones in fewer visits. SPRT [0, 5] at 10k nodes, 150
+ * against 100: +6.6 +/- 5.1 Elo, 11364 games over two runs, LLR 2.97; 200
+ * against 150: +10.3 +/- 7.2 Elo, 6036 games, LLR 2.93 (H1 at 2.95), and
+ * +7.5 +/- 5.2 over 11338 games pooled with two earlier runs. The malus
+ * stays within the gravity update's range: at most 2 * HISTORY_BONUS_MAX. */
+enum { QUIET_MALUS_PCT = 200 };
 /* The capture malus, given to the captures tried before the best move
  * (Step 10f), is CAPTURE_MALUS_PCT percent of the best move's bonus, for
  * the quiet malus's reason. SPRT [0, 5] at 10k nodes against 100 (malus =
