@@ -125,14 +125,20 @@ enum { HISTORY_BONUS_LINEAR = 64 };
  * below the good ones in fewer visits. SPRT [0, 5] at 10k nodes, 150
  * against 100: +6.6 +/- 5.1 Elo, 11364 games over two runs, LLR 2.97; 200
  * against 150: +10.3 +/- 7.2 Elo, 6036 games, LLR 2.93 (H1 at 2.95), and
- * +7.5 +/- 5.2 over 11338 games pooled with two earlier runs. The malus
- * stays within the gravity update's range: at most 2 * HISTORY_BONUS_MAX. */
+ * +7.5 +/- 5.2 over 11338 games pooled with two earlier runs; 250 against
+ * 200 read -0.1 +/- 10.0 (3026 games, stopped). */
 enum { QUIET_MALUS_PCT = 200 };
 /* The capture malus, given to the captures tried before the best move
  * (Step 10f), is CAPTURE_MALUS_PCT percent of the best move's bonus, for
  * the quiet malus's reason. SPRT [0, 5] at 10k nodes against 100 (malus =
- * bonus): +10.0 +/- 7.0 Elo, 5542 games, LLR 2.97. */
+ * bonus): +10.0 +/- 7.0 Elo, 5542 games, LLR 2.97; 200 against 150 read
+ * -4.5 +/- 10.1 (2871 games, LLR -1.33, dropped). */
 enum { CAPTURE_MALUS_PCT = 150 };
+/* The gravity update keeps an entry within +-HISTORY_MAX only for steps no
+ * larger than HISTORY_MAX, and the continuation and capture tables are
+ * int16: the largest malus must stay inside. */
+_Static_assert(HISTORY_BONUS_MAX * QUIET_MALUS_PCT / 100 <= HISTORY_MAX, "the quiet malus fits the gravity range");
+_Static_assert(HISTORY_BONUS_MAX * CAPTURE_MALUS_PCT / 100 <= HISTORY_MAX, "the capture malus fits the gravity range");
 /* Capture history: a capture's order key is its MVV-LVA key plus its
  * capture-history entry divided by CAPT_HIST_DIV (MVV-LVA steps 8 points per
  * point of victim value, so a full entry moves a capture by about a rook's
