@@ -275,9 +275,10 @@ Move movepick_next(MovePicker *mp)
                 Move m = pick_best(mp);
                 if (m == mp->tt_move)
                     continue;
-                /* Taking a piece worth at least the taker never loses by SEE
-                 * in the usual sense; only cheaper victims need the exchange. */
-                if (!board_see_ge(b, m, 0)) {
+                /* A losing exchange goes to the bad captures, unless the
+                 * capture history vouches for it (CAPT_GOOD_SEE_DIV). */
+                const int hist = *search_capt_hist(mp->t, b, m);
+                if (!board_see_ge(b, m, hist > 0 ? -hist / CAPT_GOOD_SEE_DIV : 0)) {
                     mp->bad[mp->bad_count++] = m;
                     continue;
                 }
