@@ -73,7 +73,7 @@ enum { FUTILITY_DEPTH = 3, FUTILITY_BASE = 100, FUTILITY_MARGIN = 150 };
 
 /* Late-move reductions: r = LMR_BASE + ln(depth) * ln(moves) / LMR_DIV, in
  * hundredths; applied from LMR_MIN_DEPTH and after LMR_MIN_MOVES moves to
- * every move that was not extended (captures that do not lose by SEE
+ * every move that was not extended (good captures, see CAPT_GOOD_SEE_DIV,
  * LMR_GOOD_CAPTURE_BONUS plies less: +4.9 +/- 4.0 Elo, see the commit); one ply
  * more when the eval is not improving, and for quiet moves when the hash
  * move is a capture; one ply less at a PV node or one the TT marks as once
@@ -82,7 +82,9 @@ enum { FUTILITY_DEPTH = 3, FUTILITY_BASE = 100, FUTILITY_MARGIN = 150 };
 enum { LMR_MIN_DEPTH = 2, LMR_MIN_MOVES = 2, LMR_BASE = 50, LMR_DIV = 200 };
 /* History adjusts the reduction by one ply per LMR_HISTORY_DIV points. */
 enum { LMR_HISTORY_DIV = 6000 };
-/* Late captures that do not lose by SEE are reduced this much less. */
+/* Late good captures (the picker's, so those that lose by SEE no more than
+ * their capture history excuses, CAPT_GOOD_SEE_DIV) are reduced this much
+ * less. */
 enum { LMR_GOOD_CAPTURE_BONUS = 1 };
 
 /* Late-move pruning and SEE pruning (measured together, with SEE-gated

@@ -1032,8 +1032,9 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             if (pruning >= 1 && depth >= LMR_MIN_DEPTH && searched >= LMR_MIN_MOVES && !in_check &&
                 !extend && !mate_threat) {
                 r = lmr_base(s, depth, searched);
-                /* A capture that does not lose material keeps a ply of
-                 * its reduction back: it changes the material balance. */
+                /* A good capture (the picker's: no SEE loss beyond what
+                 * its capture history excuses) keeps a ply of its
+                 * reduction back: it changes the material balance. */
                 if (!quiet && !movepick_losing_capture(&mp))
                     r -= LMR_GOOD_CAPTURE_BONUS;
                 if (tt_pv)

@@ -270,8 +270,9 @@ void movepick_resume_quiets(MovePicker *mp);
 /* A quiet move's record for piece pc to square to: butterfly history plus
  * both continuation histories (the quiet order, and LMR's history term). */
 int movepick_quiet_stat(const MovePicker *mp, int pc, int to);
-/* Whether the move movepick_next returned last is a capture that loses
- * material by SEE (the picker's last stage). */
+/* Whether the move movepick_next returned last is a losing capture (the
+ * picker's last stage): one that loses by SEE more than its capture history
+ * excuses (CAPT_GOOD_SEE_DIV). */
 bool movepick_losing_capture(const MovePicker *mp);
 /* MVV-LVA key of a capture (larger first). */
 int movepick_mvv_lva(const Board *b, Move m);
