@@ -1,4 +1,6 @@
 /* movegen.c — attacks, legal move generation, legality of single moves, SEE, perft. */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "board.h"
@@ -508,6 +510,21 @@ static void compute_evasion_points(const Board *b, SqSet *to_ok, SqSet *from_ok,
     sqset_add(from_ok, ks);
 }
 
+/* filter_legal relies on the general's moves coming first in a list (see
+ * there); Debug builds check that no later move is the general's. */
+#ifdef CHARIOT_DEBUG
+static void debug_check_no_move_from(const MoveList *l, int start, int sq)
+{
+    for (int i = start; i < l->count; i++)
+        if (move_from(l->moves[i]) == sq) {
+            fprintf(stderr, "filter_legal: a general's move after the first ones\n");
+            abort();
+        }
+}
+#else
+static inline void debug_check_no_move_from(const MoveList *l, int start, int sq) { (void)l, (void)start, (void)sq; }
+#endif
+
 /* Out of check, lists up to this long are tested move by move rather than
  * through compute_risks (the bench's cheapest cut-off; most capture lists
  * are this short). */
@@ -547,6 +564,25 @@ static void filter_legal(const Board *b, MoveList *l)
     }
     SqSet from_risk, to_risk;
     compute_risks(b, &from_risk, &to_risk);
+    const int ks = b->plist[b->side][0];
+    SqSet others = from_risk;
+    others.w[ks >> 6] &= ~(1ull << (ks & 63));
+    if (!(to_risk.w[0] | to_risk.w[1] | others.w[0] | others.w[1])) {
+        /* Only the general's own moves can fail (the usual case): both
+         * generators that come here list them first (slot 0), so only
+         * that prefix is tested, and the moves after it need no look. */
+        int i = 0;
+        for (; i < l->count && move_from(l->moves[i]) == ks; i++)
+            if (king_safe_after(b, ks, move_to(l->moves[i])))
+                l->moves[n++] = l->moves[i];
+        debug_check_no_move_from(l, i, ks);
+        if (n < i) {
+            for (; i < l->count; i++)
+                l->moves[n++] = l->moves[i];
+            l->count = n;
+        }
+        return;
+    }
     if (!(to_risk.w[0] | to_risk.w[1])) {
         /* No bare cannon aims at the general (the usual case): only the
          * departure square can flag a move. The first move that fails
