@@ -436,11 +436,16 @@ static void compute_risks(const Board *b, SqSet *from_risk, SqSet *to_risk)
         scan_line(b, them, false, kr, kf, b->rank_occ[kr], from_risk, to_risk);
     if (file_line)
         scan_line(b, them, true, kf, kr, b->file_occ[kf], from_risk, to_risk);
-    /* An own piece on a horse's leg shields the general from that horse. */
-    const StepList *hl = &board_horse_attackers[ks];
-    for (int i = 0; i < hl->count; i++)
-        if (b->sq[hl->steps[i].to] == piece_make(them, HORSE) && b->sq[hl->steps[i].block])
-            sqset_add(from_risk, hl->steps[i].block);
+    /* An own piece on a horse's leg shields the general from that horse.
+     * A horse step is its own reverse: with neither enemy horse on a point
+     * the general's square reaches, no leg needs a look. */
+    const StepReach *hr = &board_horse_reach[ks];
+    if (reach_has(hr, enemy[SLOT_HORSE]) || reach_has(hr, enemy[SLOT_HORSE + 1])) {
+        const StepList *hl = &board_horse_attackers[ks];
+        for (int i = 0; i < hl->count; i++)
+            if (b->sq[hl->steps[i].to] == piece_make(them, HORSE) && b->sq[hl->steps[i].block])
+                sqset_add(from_risk, hl->steps[i].block);
+    }
     sqset_add(from_risk, ks);
 }
 
@@ -493,14 +498,20 @@ static void compute_evasion_points(const Board *b, SqSet *to_ok, SqSet *from_ok,
             sqset_add(from_ok, screen);
         }
     }
-    const StepList *hl = &board_horse_attackers[ks];
-    for (int i = 0; i < hl->count; i++)
-        if (b->sq[hl->steps[i].to] == piece_make(them, HORSE) && !b->sq[hl->steps[i].block]) {
-            sqset_add(to_ok, hl->steps[i].to);
-            sqset_add(to_ok, hl->steps[i].block);
-            c->horse_sq[c->horses] = hl->steps[i].to;
-            c->horse_leg[c->horses++] = hl->steps[i].block;
-        }
+    /* Horse checks, looked for only when an enemy horse stands where one
+     * could check from (compute_risks says why that test suffices). */
+    const StepReach *hr = &board_horse_reach[ks];
+    const uint8_t *enemy = b->plist[them];
+    if (reach_has(hr, enemy[SLOT_HORSE]) || reach_has(hr, enemy[SLOT_HORSE + 1])) {
+        const StepList *hl = &board_horse_attackers[ks];
+        for (int i = 0; i < hl->count; i++)
+            if (b->sq[hl->steps[i].to] == piece_make(them, HORSE) && !b->sq[hl->steps[i].block]) {
+                sqset_add(to_ok, hl->steps[i].to);
+                sqset_add(to_ok, hl->steps[i].block);
+                c->horse_sq[c->horses] = hl->steps[i].to;
+                c->horse_leg[c->horses++] = hl->steps[i].block;
+            }
+    }
     const StepList *pl = &board_pawn_attackers[them][ks];
     for (int i = 0; i < pl->count; i++)
         if (b->sq[pl->steps[i].to] == piece_make(them, PAWN)) {
