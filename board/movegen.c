@@ -8,6 +8,22 @@
 
 /* ---------------------------------------------------------------- attacks */
 
+/* Whether the piece-list square sq (SQ_NONE for an empty slot) is one of
+ * the points of a reach set. */
+static inline bool reach_has(const StepReach *r, int sq)
+{
+    return sq != SQ_NONE && ((r->w[sq >> 6] >> (sq & 63)) & 1);
+}
+
+/* Whether either horse of piece list pl stands where a horse step from sq
+ * lands. A horse step is its own reverse, so only then can one of them
+ * attack sq (or be stopped from it by a piece on its leg). */
+static inline bool horse_in_reach(const uint8_t *pl, int sq)
+{
+    const StepReach *r = &board_horse_reach[sq];
+    return reach_has(r, pl[SLOT_HORSE]) || reach_has(r, pl[SLOT_HORSE + 1]);
+}
+
 /* Is square t attacked by colour `by` in the position that results from moving
  * the piece `mover` from `from` to `to`? from = to = -1 asks about the current
  * position. The board is not touched: the move is applied "virtually" to the
@@ -64,13 +80,9 @@ static inline bool attacked_virtual(const Board *b, int t, int by, int from, int
         if (BY_AT(s, cannon))
             return true;
     }
-    /* Horses: the leg is the point diagonally next to the target. A horse
-     * step is its own reverse, so the points a horse attacks t from are
-     * those it reaches from t: when neither horse of `by` stands on one,
-     * the legs need no look. */
-    const StepReach *hr = &board_horse_reach[t];
-    const uint8_t h1 = b->plist[by][SLOT_HORSE], h2 = b->plist[by][SLOT_HORSE + 1];
-    if ((h1 != SQ_NONE && ((hr->w[h1 >> 6] >> (h1 & 63)) & 1)) || (h2 != SQ_NONE && ((hr->w[h2 >> 6] >> (h2 & 63)) & 1))) {
+    /* Horses: the leg is the point diagonally next to the target; when
+     * neither horse of `by` is in reach, the legs need no look. */
+    if (horse_in_reach(b->plist[by], t)) {
         const StepList *hl = &board_horse_attackers[t];
         for (int i = 0; i < hl->count; i++) {
             int hs = hl->steps[i].to;
@@ -313,13 +325,6 @@ static inline bool reach_meets(const SqSet *set, const StepReach *reach)
     return ((set->w[0] & reach->w[0]) | (set->w[1] & reach->w[1])) != 0;
 }
 
-/* Whether the piece-list square sq (SQ_NONE for an empty slot) is one of
- * the points of a reach set. */
-static inline bool reach_has(const StepReach *r, int sq)
-{
-    return sq != SQ_NONE && ((r->w[sq >> 6] >> (sq & 63)) & 1);
-}
-
 /* Pseudo-legal moves: obey every movement rule, but may leave the own general
  * attacked (or facing the other general). For captures alone, a leaper none
  * of whose targets holds an enemy piece is passed over without looking at
@@ -436,11 +441,9 @@ static void compute_risks(const Board *b, SqSet *from_risk, SqSet *to_risk)
         scan_line(b, them, false, kr, kf, b->rank_occ[kr], from_risk, to_risk);
     if (file_line)
         scan_line(b, them, true, kf, kr, b->file_occ[kf], from_risk, to_risk);
-    /* An own piece on a horse's leg shields the general from that horse.
-     * A horse step is its own reverse: with neither enemy horse on a point
-     * the general's square reaches, no leg needs a look. */
-    const StepReach *hr = &board_horse_reach[ks];
-    if (reach_has(hr, enemy[SLOT_HORSE]) || reach_has(hr, enemy[SLOT_HORSE + 1])) {
+    /* An own piece on a horse's leg shields the general from that horse;
+     * with no enemy horse in reach, no leg needs a look. */
+    if (horse_in_reach(enemy, ks)) {
         const StepList *hl = &board_horse_attackers[ks];
         for (int i = 0; i < hl->count; i++)
             if (b->sq[hl->steps[i].to] == piece_make(them, HORSE) && b->sq[hl->steps[i].block])
@@ -498,11 +501,8 @@ static void compute_evasion_points(const Board *b, SqSet *to_ok, SqSet *from_ok,
             sqset_add(from_ok, screen);
         }
     }
-    /* Horse checks, looked for only when an enemy horse stands where one
-     * could check from (compute_risks says why that test suffices). */
-    const StepReach *hr = &board_horse_reach[ks];
-    const uint8_t *enemy = b->plist[them];
-    if (reach_has(hr, enemy[SLOT_HORSE]) || reach_has(hr, enemy[SLOT_HORSE + 1])) {
+    /* Horse checks, looked for only when an enemy horse is in reach. */
+    if (horse_in_reach(b->plist[them], ks)) {
         const StepList *hl = &board_horse_attackers[ks];
         for (int i = 0; i < hl->count; i++)
             if (b->sq[hl->steps[i].to] == piece_make(them, HORSE) && !b->sq[hl->steps[i].block]) {
@@ -1204,9 +1204,7 @@ static inline __attribute__((always_inline)) int see_least_attacker(const SeeBoa
     for (int i = 0; i < el->count; i++)
         if (s->sq[el->steps[i].to] == piece_make(by, ELEPHANT) && !s->sq[el->steps[i].block])
             return el->steps[i].to;
-    /* A horse step is its own reverse: the points a horse attacks t from
-     * are those it reaches from t. */
-    if (reach_has(&board_horse_reach[t], pl[SLOT_HORSE]) || reach_has(&board_horse_reach[t], pl[SLOT_HORSE + 1])) {
+    if (horse_in_reach(pl, t)) {
         const StepList *hl = &board_horse_attackers[t];
         for (int i = 0; i < hl->count; i++)
             if (s->sq[hl->steps[i].to] == piece_make(by, HORSE) && !s->sq[hl->steps[i].block])
