@@ -44,9 +44,10 @@ static const ContHist NO_CONT;
 
 bool movepick_losing_capture(const MovePicker *mp) { return mp->stage == ST_BAD_CAPTURES; }
 
-int movepick_quiet_stat(const MovePicker *mp, int pc, int to)
+int movepick_quiet_stat(const MovePicker *mp, int pc, int from, int to)
 {
-    return mp->t->history[pc][to] + mp->cont[0][0][pc][to] + mp->cont[1][0][pc][to];
+    return mp->t->history[pc][to] + mp->t->from_to[piece_color(pc)][from][to] + mp->cont[0][0][pc][to] +
+           mp->cont[1][0][pc][to];
 }
 
 /* A capture's order key: the victim first, then what this capture has done
@@ -58,7 +59,7 @@ static int capture_score(const MovePicker *mp, Move m)
 
 static int quiet_score(const MovePicker *mp, Move m)
 {
-    return movepick_quiet_stat(mp, mp->b->sq[move_from(m)], move_to(m));
+    return movepick_quiet_stat(mp, mp->b->sq[move_from(m)], move_from(m), move_to(m));
 }
 
 /* Whether m is a legal move here. With every legal move at hand (in check)
@@ -129,12 +130,12 @@ enum { EVASION_CAPTURE_BIAS = 1 << 20 };
  * max over plain integers, which the compiler vectorises) with no second
  * pass looking for where the top score sits: 0.5% fewer instructions on
  * the bench than the two passes. Scores stay within +-ORDER_SCORE_LIMIT
- * (quiet ones sum three histories of at most HISTORY_MAX, captures are
+ * (quiet ones sum four histories of at most HISTORY_MAX, captures are
  * MVV-LVA plus a capture history, evasion captures add
  * EVASION_CAPTURE_BIAS), so keys fit an int. */
 enum { ORDER_RADIX = 256, ORDER_SCORE_LIMIT = 1 << 22 };
 _Static_assert((int)MAX_MOVES <= (int)ORDER_RADIX, "a list place fits the order key's tie-breaker");
-_Static_assert(3 * HISTORY_MAX < ORDER_SCORE_LIMIT && EVASION_CAPTURE_BIAS * 2 < ORDER_SCORE_LIMIT,
+_Static_assert(4 * HISTORY_MAX < ORDER_SCORE_LIMIT && EVASION_CAPTURE_BIAS * 2 < ORDER_SCORE_LIMIT,
                "order scores fit the order key");
 _Static_assert((long long)ORDER_SCORE_LIMIT * ORDER_RADIX <= 0x7FFFFFFF, "order keys fit an int");
 

@@ -404,6 +404,7 @@ static void quiet_malus(SearchThread *t, int ply, int depth, const Move *quiets,
     for (int i = 0; i < nquiets; i++) {
         const int pc = b->sq[move_from(quiets[i])], to = move_to(quiets[i]);
         history_add(&t->history[pc][to], -malus);
+        hist16_add(&t->from_to[piece_color(pc)][move_from(quiets[i])][to], -malus);
         hist16_add(&c1[0][pc][to], -malus);
         hist16_add(&c2[0][pc][to], -malus);
     }
@@ -424,6 +425,7 @@ static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth)
     ContHist *c1 = search_cont_back(t, ply, 1), *c2 = search_cont_back(t, ply, 2);
     int pc = b->sq[move_from(m)], to = move_to(m);
     history_add(&t->history[pc][to], bonus);
+    hist16_add(&t->from_to[piece_color(pc)][move_from(m)][to], bonus);
     hist16_add(&c1[0][pc][to], bonus);
     hist16_add(&c2[0][pc][to], bonus);
     Move last = board_last_move(b);
@@ -1052,7 +1054,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                  * history here). The move is made: its piece now stands on
                  * move_to(m). */
                 if (quiet)
-                    r -= movepick_quiet_stat(&mp, b->sq[move_to(m)], move_to(m)) / (2 * TUNED(s, LMR_HISTORY_DIV));
+                    r -= movepick_quiet_stat(&mp, b->sq[move_to(m)], move_from(m), move_to(m)) /
+                         (2 * TUNED(s, LMR_HISTORY_DIV));
                 if (r > new_depth - 1)
                     r = new_depth - 1;
                 if (r < 0)

@@ -267,9 +267,13 @@ int movepick_skip_quiets(MovePicker *mp);
  * move: the picker then returns every quiet move again. */
 int movepick_take_skipped(MovePicker *mp);
 void movepick_resume_quiets(MovePicker *mp);
-/* A quiet move's record for piece pc to square to: butterfly history plus
- * both continuation histories (the quiet order, and LMR's history term). */
-int movepick_quiet_stat(const MovePicker *mp, int pc, int to);
+/* A quiet move's record for piece pc moving from to to: the piece-to
+ * history, the side's from-to history and both continuation histories
+ * (the quiet order, and LMR's history term). The from-to table adds what
+ * the piece-to one cannot see: which square the piece leaves, so a horse
+ * that abandons a defence scores apart from one that steps up to the same
+ * square. */
+int movepick_quiet_stat(const MovePicker *mp, int pc, int from, int to);
 /* Whether the move movepick_next returned last is a losing capture (the
  * picker's last stage): one that loses by SEE more than its capture history
  * excuses (CAPT_GOOD_SEE_DIV). */
@@ -330,6 +334,9 @@ typedef struct SearchThread {
     int root_count;
     RootMove roots[MAX_MOVES];
     int history[PIECE_NB][SQ_NB];
+    /* Butterfly history by [side][from][to]: what the move from-to has done
+     * for that side, whatever piece made it (summed with history[][]). */
+    int16_t from_to[2][SQ_NB][SQ_NB];
     Move counter[PIECE_NB][SQ_NB];
     ContHist cont_hist[PIECE_NB][SQ_NB];
     /* Capture history [moving piece][to][captured piece type]: how often a
