@@ -391,23 +391,29 @@ static void update_capture_stats(SearchThread *t, Move best, int depth, const Mo
         hist16_add(search_capt_hist(t, b, captures[i]), -malus);
 }
 
+/* Adds delta to every table movepick_quiet_stat sums for the quiet move m
+ * (not yet made): the piece-to and from-to histories and the continuation
+ * tables c1 and c2. The bonus and the malus share it, so the tables the
+ * order reads and the tables that learn cannot drift apart. */
+static void quiet_history_add(SearchThread *t, ContHist *c1, ContHist *c2, Move m, int delta)
+{
+    const int from = move_from(m), to = move_to(m), pc = t->board.sq[from];
+    history_add(&t->history[pc][to], delta);
+    hist16_add(&t->from_to[piece_color(pc)][from][to], delta);
+    hist16_add(&c1[0][pc][to], delta);
+    hist16_add(&c2[0][pc][to], delta);
+}
+
 /* The quiet moves searched before the best move, quiet or capture, of a
  * beta cutoff or an exact score (Step 10f) failed to reach its score: a
- * history malus on each, in the butterfly table and both continuation
- * tables. */
+ * history malus on each, in every quiet history table. */
 static void quiet_malus(SearchThread *t, int ply, int depth, const Move *quiets, int nquiets)
 {
-    const Board *b = &t->board;
     /* The malus is QUIET_MALUS_PCT percent of the best move's bonus. */
     const int malus = history_bonus(depth) * QUIET_MALUS_PCT / 100;
     ContHist *c1 = search_cont_back(t, ply, 1), *c2 = search_cont_back(t, ply, 2);
-    for (int i = 0; i < nquiets; i++) {
-        const int pc = b->sq[move_from(quiets[i])], to = move_to(quiets[i]);
-        history_add(&t->history[pc][to], -malus);
-        hist16_add(&t->from_to[piece_color(pc)][move_from(quiets[i])][to], -malus);
-        hist16_add(&c1[0][pc][to], -malus);
-        hist16_add(&c2[0][pc][to], -malus);
-    }
+    for (int i = 0; i < nquiets; i++)
+        quiet_history_add(t, c1, c2, quiets[i], -malus);
 }
 
 /* A quiet move caused a beta cutoff, or was the exact best move (Step 10f):
@@ -421,13 +427,7 @@ static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth)
         ss->killers[1] = ss->killers[0];
         ss->killers[0] = m;
     }
-    const int bonus = history_bonus(depth);
-    ContHist *c1 = search_cont_back(t, ply, 1), *c2 = search_cont_back(t, ply, 2);
-    int pc = b->sq[move_from(m)], to = move_to(m);
-    history_add(&t->history[pc][to], bonus);
-    hist16_add(&t->from_to[piece_color(pc)][move_from(m)][to], bonus);
-    hist16_add(&c1[0][pc][to], bonus);
-    hist16_add(&c2[0][pc][to], bonus);
+    quiet_history_add(t, search_cont_back(t, ply, 1), search_cont_back(t, ply, 2), m, history_bonus(depth));
     Move last = board_last_move(b);
     if (USE_COUNTER_MOVE && last != MOVE_NONE && last != MOVE_NULL)
         t->counter[b->sq[move_to(last)]][move_to(last)] = m;
