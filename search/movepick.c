@@ -46,7 +46,7 @@ bool movepick_losing_capture(const MovePicker *mp) { return mp->stage == ST_BAD_
 
 int movepick_quiet_stat(const MovePicker *mp, int pc, int from, int to)
 {
-    return mp->t->history[pc][to] + mp->t->from_to[piece_color(pc)][from][to] + mp->cont[0][0][pc][to] +
+    return mp->t->tables.history[pc][to] + mp->t->tables.from_to[piece_color(pc)][from][to] + mp->cont[0][0][pc][to] +
            mp->cont[1][0][pc][to];
 }
 
@@ -95,7 +95,7 @@ void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move t
     if (USE_COUNTER_MOVE) {
         Move last = board_last_move(b);
         if (last != MOVE_NONE && last != MOVE_NULL)
-            mp->counter = t->counter[b->sq[move_to(last)]][move_to(last)];
+            mp->counter = t->tables.counter[b->sq[move_to(last)]][move_to(last)];
     }
 }
 

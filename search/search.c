@@ -120,7 +120,7 @@ static int corrected_eval(const SearchThread *t, const CorrKeys *ck, int raw)
     const int side = t->board.side;
     int sum = 0;
     for (int i = 0; i < CORR_NB; i++)
-        sum += t->corr[side][i][ck->idx[i]];
+        sum += t->tables.corr[side][i][ck->idx[i]];
     const int c = sum / (CORR_NB * CORR_GRAIN);
     /* A FEN may carry a counter past the limit (the rules judge it a draw
      * before any eval): the shrink stops at the limit's factor. */
@@ -143,7 +143,7 @@ static void corr_update(SearchThread *t, const CorrKeys *ck, int raw, int result
         target = -CORR_MAX;
     const int w = depth + 1 < CORR_WEIGHT_MAX ? depth + 1 : CORR_WEIGHT_MAX;
     for (int i = 0; i < CORR_NB; i++) {
-        int16_t *e = &t->corr[side][i][ck->idx[i]];
+        int16_t *e = &t->tables.corr[side][i][ck->idx[i]];
         *e = (int16_t)((*e * (CORR_WEIGHT_SCALE - w) + target * w) / CORR_WEIGHT_SCALE);
     }
 }
@@ -398,8 +398,8 @@ static void update_capture_stats(SearchThread *t, Move best, int depth, const Mo
 static void quiet_history_add(SearchThread *t, ContHist *c1, ContHist *c2, Move m, int delta)
 {
     const int from = move_from(m), to = move_to(m), pc = t->board.sq[from];
-    history_add(&t->history[pc][to], delta);
-    hist16_add(&t->from_to[piece_color(pc)][from][to], delta);
+    history_add(&t->tables.history[pc][to], delta);
+    hist16_add(&t->tables.from_to[piece_color(pc)][from][to], delta);
     hist16_add(&c1[0][pc][to], delta);
     hist16_add(&c2[0][pc][to], delta);
 }
@@ -430,7 +430,7 @@ static void update_quiet_stats(SearchThread *t, int ply, Move m, int depth)
     quiet_history_add(t, search_cont_back(t, ply, 1), search_cont_back(t, ply, 2), m, history_bonus(depth));
     Move last = board_last_move(b);
     if (USE_COUNTER_MOVE && last != MOVE_NONE && last != MOVE_NULL)
-        t->counter[b->sq[move_to(last)]][move_to(last)] = m;
+        t->tables.counter[b->sq[move_to(last)]][move_to(last)] = m;
 }
 
 /* ------------------------------------------------------------- quiescence */

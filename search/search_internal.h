@@ -308,6 +308,24 @@ typedef struct StackEntry {
     int reduction;  /* LMR plies taken off the child now searched (0 outside a reduced search) */
 } StackEntry;
 
+/* What a thread learns as it searches, kept across searches: moved to
+ * the new threads when the thread count changes, and cleared for a new
+ * game, as one block, so a table added here needs no other change. */
+typedef struct SearchTables {
+    int history[PIECE_NB][SQ_NB];
+    /* Butterfly history by [side][from][to]: what the move from-to has done
+     * for that side, whatever piece made it (summed with history[][]). */
+    int16_t from_to[2][SQ_NB][SQ_NB];
+    Move counter[PIECE_NB][SQ_NB];
+    ContHist cont_hist[PIECE_NB][SQ_NB];
+    /* Capture history [moving piece][to][captured piece type]: how often a
+     * capture cut a node off, against the captures tried before a cutoff. */
+    int16_t capt_hist[PIECE_NB][SQ_NB][PT_NB];
+    /* Static-eval corrections [side to move][key], see CORR_SIZE and
+     * CORR_LAST_MOVE. */
+    int16_t corr[2][CORR_NB][CORR_SIZE];
+} SearchTables;
+
 typedef struct SearchThread {
     struct Searcher *s;
     int id;
@@ -333,18 +351,7 @@ typedef struct SearchThread {
     Move pv[MAX_PLY + 1][MAX_PLY + 1];
     int root_count;
     RootMove roots[MAX_MOVES];
-    int history[PIECE_NB][SQ_NB];
-    /* Butterfly history by [side][from][to]: what the move from-to has done
-     * for that side, whatever piece made it (summed with history[][]). */
-    int16_t from_to[2][SQ_NB][SQ_NB];
-    Move counter[PIECE_NB][SQ_NB];
-    ContHist cont_hist[PIECE_NB][SQ_NB];
-    /* Capture history [moving piece][to][captured piece type]: how often a
-     * capture cut a node off, against the captures tried before a cutoff. */
-    int16_t capt_hist[PIECE_NB][SQ_NB][PT_NB];
-    /* Static-eval corrections [side to move][key], see CORR_SIZE and
-     * CORR_LAST_MOVE. */
-    int16_t corr[2][CORR_NB][CORR_SIZE];
+    SearchTables tables;
     /* Static evals (see EVAL_CACHE_SIZE): the key's high 48 bits, and the
      * eval in the low 16. A pure cache: the eval is a function of the
      * position (and the knowledge level, mixed into the key). */
@@ -357,21 +364,21 @@ typedef struct SearchThread {
 static inline ContHist *search_cont_back(const SearchThread *t, int ply, int back)
 {
     ContHist *c = ply >= back ? t->stack[ply - back].cont : NULL;
-    return c ? c : (ContHist *)&t->cont_hist[PIECE_NONE][0];
+    return c ? c : (ContHist *)&t->tables.cont_hist[PIECE_NONE][0];
 }
 
 /* The continuation table that records replies to move m, which is about
  * to be made on b (its piece still stands on move_from(m)). */
 static inline ContHist *search_cont_of(SearchThread *t, const Board *b, Move m)
 {
-    return &t->cont_hist[b->sq[move_from(m)]][move_to(m)];
+    return &t->tables.cont_hist[b->sq[move_from(m)]][move_to(m)];
 }
 
 /* The capture-history entry of capture m, about to be made on b (the
  * mover and the victim still stand on their squares). */
 static inline int16_t *search_capt_hist(const SearchThread *t, const Board *b, Move m)
 {
-    return (int16_t *)&t->capt_hist[b->sq[move_from(m)]][move_to(m)][piece_type(b->sq[move_to(m)])];
+    return (int16_t *)&t->tables.capt_hist[b->sq[move_from(m)]][move_to(m)][piece_type(b->sq[move_to(m)])];
 }
 
 /* What the df-pn mate prover found (mate.c). */

@@ -193,12 +193,7 @@ bool searcher_set_options(Searcher *s, const SearchOptions *o)
         }
         /* Learned tables move with the threads that exist in both sets. */
         for (int i = 0; i < o->threads && i < s->nthreads; i++) {
-            memcpy(th[i]->history, s->threads[i]->history, sizeof th[i]->history);
-            memcpy(th[i]->from_to, s->threads[i]->from_to, sizeof th[i]->from_to);
-            memcpy(th[i]->counter, s->threads[i]->counter, sizeof th[i]->counter);
-            memcpy(th[i]->cont_hist, s->threads[i]->cont_hist, sizeof th[i]->cont_hist);
-            memcpy(th[i]->capt_hist, s->threads[i]->capt_hist, sizeof th[i]->capt_hist);
-            memcpy(th[i]->corr, s->threads[i]->corr, sizeof th[i]->corr);
+            th[i]->tables = s->threads[i]->tables;
         }
         free_threads(s->threads, s->nthreads);
         s->threads = th;
@@ -228,12 +223,7 @@ void searcher_new_game(Searcher *s)
     tt_clear(&s->tt);
     for (int i = 0; i < s->nthreads; i++) {
         SearchThread *t = s->threads[i];
-        memset(t->history, 0, sizeof t->history);
-        memset(t->from_to, 0, sizeof t->from_to);
-        memset(t->counter, 0, sizeof t->counter);
-        memset(t->cont_hist, 0, sizeof t->cont_hist);
-        memset(t->capt_hist, 0, sizeof t->capt_hist);
-        memset(t->corr, 0, sizeof t->corr);
+        memset(&t->tables, 0, sizeof t->tables);
         memset(t->stack, 0, sizeof t->stack);
     }
 }
