@@ -29,8 +29,12 @@ def main():
         side = 0 if red.group(1) == engine else 1 if black.group(1) == engine else None
         if side is None:
             continue
-        comments = re.findall(r"\{[^/{}]*/(\d+) ([\d.]+)s\}", game.split("\n\n", 1)[1])
-        mine = comments[side::2]
+        # An opening that leaves Black to move makes the first comment Black's.
+        fen = re.search(r'\[FEN "[^"]* ([wrb])\b', game)
+        first = 1 if fen and fen.group(1) == "b" else 0
+        # The PGN writer wraps lines inside comments too: any blank may be a newline.
+        comments = re.findall(r"\{[^/{}]*/(\d+)\s+([\d.]+)s\}", game.split("\n\n", 1)[1])
+        mine = comments[side ^ first::2]
         left.append(base + inc * len(mine) - sum(float(t) for _, t in mine))
         counts.append(len(mine))
         for i, (depth, secs) in enumerate(mine):
