@@ -30,8 +30,8 @@ def main():
         if side is None:
             continue
         # An opening that leaves Black to move makes the first comment Black's.
-        fen = re.search(r'\[FEN "[^"]* ([wrb])\b', game)
-        first = 1 if fen and fen.group(1) == "b" else 0
+        fen = re.search(r'\[FEN "([^"]*)"\]', game)
+        first = 1 if fen and fen.group(1).split()[1:2] == ["b"] else 0
         # The PGN writer wraps lines inside comments too: any blank may be a newline.
         comments = re.findall(r"\{[^/{}]*/(\d+)\s+([\d.]+)s\}", game.split("\n\n", 1)[1])
         mine = comments[side ^ first::2]
