@@ -652,6 +652,9 @@ static void do_setoption(Server *sv, const UcciCommand *c)
         return; /* GUIs send options they never read from us: ignore silently */
     char echo[UCCI_ECHO_MAX + 4];
     ucci_echo(c->value, strlen(c->value), echo);
+    /* Errors name the option as this GUI's dialect lists it: a UCI user
+     * set "Hash", not "hashsize". */
+    const char *label = dialect_of(sv) == DIALECT_UCI && o->uci ? o->uci : o->ucci;
     if (option_needs_search(o->id) && !ensure_idle(sv, "setoption"))
         return;
 
@@ -663,7 +666,7 @@ static void do_setoption(Server *sv, const UcciCommand *c)
     case OPT_CHECK: {
         int b;
         if (!parse_bool(c->value, &b)) {
-            emit_error(sv, "option %s: expected true or false, got '%s'", o->ucci, echo);
+            emit_error(sv, "option %s: expected true or false, got '%s'", label, echo);
             return;
         }
         next.value[o->id] = b;
@@ -671,7 +674,7 @@ static void do_setoption(Server *sv, const UcciCommand *c)
     }
     case OPT_SPIN: {
         int v;
-        if (!spin_value(sv, o->ucci, c->value, echo, o->min, o->max, &v))
+        if (!spin_value(sv, label, c->value, echo, o->min, o->max, &v))
             return;
         next.value[o->id] = v;
         break;
@@ -682,7 +685,7 @@ static void do_setoption(Server *sv, const UcciCommand *c)
             OutLine l = {.n = 0};
             for (int i = 0; o->vars[i]; i++)
                 outline_add(&l, "%s%s", i ? "/" : "", o->vars[i]);
-            emit_error(sv, "option %s: '%s' is not one of %s; unchanged", o->ucci, echo, l.buf);
+            emit_error(sv, "option %s: '%s' is not one of %s; unchanged", label, echo, l.buf);
             return;
         }
         next.value[o->id] = k;
@@ -696,7 +699,7 @@ static void do_setoption(Server *sv, const UcciCommand *c)
             char err[UCCI_VALUE_MAX + 160];
             bk = book_open(c->value, err, sizeof err);
             if (!bk) {
-                emit_error(sv, "option %s: %s; book unchanged", o->ucci, err);
+                emit_error(sv, "option %s: %s; book unchanged", label, err);
                 return;
             }
         }
@@ -710,7 +713,7 @@ static void do_setoption(Server *sv, const UcciCommand *c)
     if (option_needs_search(o->id)) {
         SearchOptions so = search_options_from(sv, &next);
         if (!searcher_set_options(sv->searcher, &so)) {
-            emit_error(sv, "option %s: value '%s' rejected by the search; unchanged", o->ucci, echo);
+            emit_error(sv, "option %s: value '%s' rejected by the search; unchanged", label, echo);
             return;
         }
     }

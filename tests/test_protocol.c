@@ -783,6 +783,13 @@ static void group_uci(void)
     CHECK(drv_sync(&e));
     CHECK_EQ_INT(drv_count(&e, "info"), 0);
 
+    /* A UCI GUI's error names the option as the GUI set it. */
+    drv_mark(&e);
+    drv_send(&e, "setoption name Hash value -5");
+    CHECK(drv_sync(&e));
+    CHECK(seen_prefix(&e, "info string error: option Hash: -5 is out of range"));
+    CHECK_EQ_INT(drv_count(&e, "info"), 1);
+
     drv_send(&e, "position startpos moves h2e2 h9g7");
     drv_send(&e, "go depth 4");
     CHECK(search_to_end(&e, true, line, sizeof line, DRV_TIMEOUT));
