@@ -217,6 +217,17 @@ static inline int board_rule60(const Board *b) { return b->hist[b->ply].rule60; 
 /* True when a piece of color `by` attacks square sq (the flying general
  * counts only when sq holds the other general). */
 bool board_is_attacked(const Board *b, int sq, int by);
+/* The points the side not to move attacks with its cheaper pieces, for
+ * move ordering: `below_minor` by its pawns, advisors and elephants (any of
+ * them trades down against a horse or cannon), `below_rook` by those and its
+ * horses and cannons. A cannon attacks every point past its screen up to
+ * the next piece, so an empty point there counts. The sets are read off
+ * the board as it stands; a move that opens or closes a line changes them,
+ * which move ordering can ignore. */
+typedef struct BoardThreats {
+    SqSet below_minor, below_rook;
+} BoardThreats;
+void board_threats(const Board *b, BoardThreats *t);
 /* True when the legal move m gives check. */
 bool board_gives_check(const Board *b, Move m);
 /* For testing many moves of one position for check: the squares a move must

@@ -115,6 +115,71 @@ static inline bool attacked_virtual(const Board *b, int t, int by, int from, int
 #undef BY_AT
 }
 
+/* Adds the targets of a leaper's steps whose leg or eye is free. */
+static inline void add_step_targets(const Board *b, const StepList *st, SqSet *out)
+{
+    for (int i = 0; i < st->count; i++) {
+        const int blk = st->steps[i].block;
+        if (blk == SQ_NONE || !b->sq[blk])
+            sqset_add(out, st->steps[i].to);
+    }
+}
+
+/* The positions on a line past s, seen from p (s != p). */
+static inline unsigned beyond(int p, int s) { return s > p ? ~((2u << s) - 1) : (1u << s) - 1; }
+
+/* Adds what a cannon on sq attacks: past each screen, the empty points up
+ * to the next piece and that piece. */
+static void add_cannon_targets(const Board *b, int sq, SqSet *out)
+{
+    const int r = sq_rank(sq), f = sq_file(sq);
+    const unsigned rocc = b->rank_occ[r], focc = b->file_occ[f];
+    for (unsigned sc = board_rank_slide[f][rocc].first; sc; sc &= sc - 1) {
+        const int s = __builtin_ctz(sc);
+        const SlideEntry *e = &board_rank_slide[s][rocc];
+        for (unsigned bits = (e->quiet | e->first) & beyond(f, s) & ((1u << FILE_NB) - 1); bits; bits &= bits - 1)
+            sqset_add(out, r * FILE_NB + __builtin_ctz(bits));
+    }
+    for (unsigned sc = board_file_slide[r][focc].first; sc; sc &= sc - 1) {
+        const int s = __builtin_ctz(sc);
+        const SlideEntry *e = &board_file_slide[s][focc];
+        for (unsigned bits = (e->quiet | e->first) & beyond(r, s) & ((1u << RANK_NB) - 1); bits; bits &= bits - 1)
+            sqset_add(out, __builtin_ctz(bits) * FILE_NB + f);
+    }
+}
+
+void board_threats(const Board *b, BoardThreats *t)
+{
+    const int them = b->side ^ 1;
+    const uint8_t *pl = b->plist[them];
+    SqSet low = {{0, 0}};
+    for (int i = 0; i < BOARD_SLOT_COUNT[ADVISOR]; i++) {
+        const int sq = pl[BOARD_SLOT_FIRST[ADVISOR] + i];
+        if (sq != SQ_NONE)
+            add_step_targets(b, &board_advisor_steps[sq], &low);
+    }
+    for (int i = 0; i < BOARD_SLOT_COUNT[ELEPHANT]; i++) {
+        const int sq = pl[BOARD_SLOT_FIRST[ELEPHANT] + i];
+        if (sq != SQ_NONE)
+            add_step_targets(b, &board_elephant_steps[sq], &low);
+    }
+    for (int i = 0; i < SLOTS_PAWN; i++) {
+        const int sq = pl[SLOT_PAWN + i];
+        if (sq != SQ_NONE)
+            add_step_targets(b, &board_pawn_steps[them][sq], &low);
+    }
+    SqSet mid = low;
+    for (int i = 0; i < SLOTS_PER_PIECE; i++) {
+        const int h = pl[SLOT_HORSE + i], c = pl[SLOT_CANNON + i];
+        if (h != SQ_NONE)
+            add_step_targets(b, &board_horse_steps[h], &mid);
+        if (c != SQ_NONE)
+            add_cannon_targets(b, c, &mid);
+    }
+    t->below_minor = low;
+    t->below_rook = mid;
+}
+
 bool board_is_attacked(const Board *b, int sq, int by)
 {
     return attacked_virtual(b, sq, by, -1, -1, PIECE_NONE, true);

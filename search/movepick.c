@@ -86,6 +86,7 @@ void movepick_init(MovePicker *mp, const Board *b, const SearchThread *t, Move t
     mp->list.count = 0;
     mp->bad_count = mp->bad_idx = 0;
     mp->skipped = 0;
+    mp->has_threats = false;
     mp->tt_move = tt_move != MOVE_NONE && legal_here(b, all, tt_move) ? tt_move : MOVE_NONE;
     mp->killers[0] = t->stack[ply].killers[0];
     mp->killers[1] = t->stack[ply].killers[1];
@@ -110,6 +111,7 @@ void movepick_init_qs(MovePicker *mp, const Board *b, const SearchThread *t, Mov
     mp->list.count = 0;
     mp->bad_count = mp->bad_idx = 0;
     mp->skipped = 0;
+    mp->has_threats = false;
     /* Out of check only captures are searched, so a quiet hash move is not. */
     mp->tt_move = MOVE_NONE;
     if (tt_move != MOVE_NONE && (in_check || board_is_capture(b, tt_move)) && board_is_legal(b, tt_move)) {
@@ -135,7 +137,7 @@ enum { EVASION_CAPTURE_BIAS = 1 << 20 };
  * EVASION_CAPTURE_BIAS), so keys fit an int. */
 enum { ORDER_RADIX = 256, ORDER_SCORE_LIMIT = 1 << 22 };
 _Static_assert((int)MAX_MOVES <= (int)ORDER_RADIX, "a list place fits the order key's tie-breaker");
-_Static_assert(4 * HISTORY_MAX < ORDER_SCORE_LIMIT && EVASION_CAPTURE_BIAS * 2 < ORDER_SCORE_LIMIT,
+_Static_assert(4 * HISTORY_MAX + THREAT_ORDER_ROOK < ORDER_SCORE_LIMIT && EVASION_CAPTURE_BIAS * 2 < ORDER_SCORE_LIMIT,
                "order scores fit the order key");
 _Static_assert((long long)ORDER_SCORE_LIMIT * ORDER_RADIX <= 0x7FFFFFFF, "order keys fit an int");
 
@@ -203,12 +205,38 @@ static inline void prefetch_child(const MovePicker *mp, Move m)
     tt_prefetch(&mp->t->s->tt, board_key_after(mp->b, m));
 }
 
-/* Enters the quiet stage: the quiet moves, scored by history. */
+/* A quiet move's threat term (THREAT_ORDER_ROOK): plus for leaving a point
+ * a cheaper piece attacks for one none does, minus for arriving on one. */
+static int threat_sign(const BoardThreats *th, int pt, Move m)
+{
+    const SqSet *by = pt == ROOK ? &th->below_rook : pt == HORSE || pt == CANNON ? &th->below_minor : NULL;
+    if (!by)
+        return 0;
+    if (sqset_has(by, move_to(m)))
+        return -1;
+    return sqset_has(by, move_from(m)) ? 1 : 0;
+}
+
+static int threat_order(const Board *b, const BoardThreats *th, Move m)
+{
+    const int pt = piece_type(b->sq[move_from(m)]);
+    return threat_sign(th, pt, m) * (pt == ROOK ? THREAT_ORDER_ROOK : THREAT_ORDER_MINOR);
+}
+
+int movepick_threat_sign(const MovePicker *mp, Piece pc, Move m)
+{
+    return mp->has_threats ? threat_sign(&mp->threats, piece_type(pc), m) : 0;
+}
+
+/* Enters the quiet stage: the quiet moves, scored by history and threats. */
 static void start_quiets(MovePicker *mp)
 {
     take_or_generate(mp, GEN_QUIETS);
+    board_threats(mp->b, &mp->threats);
+    mp->has_threats = true;
     for (int i = 0; i < mp->list.count; i++)
-        mp->scores[i] = order_key(quiet_score(mp, mp->list.moves[i]), i);
+        mp->scores[i] =
+            order_key(quiet_score(mp, mp->list.moves[i]) + threat_order(mp->b, &mp->threats, mp->list.moves[i]), i);
     mp->idx = 0;
     mp->stage = ST_QUIETS;
 }

@@ -154,6 +154,16 @@ enum { CAPT_HIST_DIV = 4 };
  * [0, 5] at 10k nodes against SEE >= 0 alone: +5.0 +/- 4.0 Elo, 15902
  * games, LLR 2.94 (H1). */
 enum { CAPT_GOOD_SEE_DIV = 32 };
+/* Quiet-move order by threats (board_threats): a rook that steps off a point
+ * a cheaper enemy piece attacks, to a point none does, ranks
+ * THREAT_ORDER_ROOK higher; one that steps onto such a point ranks that much
+ * lower. A horse or cannon the same by THREAT_ORDER_MINOR, against pawns,
+ * advisors and elephants. A threat the histories cannot see, since they
+ * score a move by its piece and squares only, not by what attacks them now.
+ * Four histories sum to at most 4 * HISTORY_MAX. The same test moves a late
+ * quiet move's reduction by a ply: one less for the escape, one more for the
+ * step into the attack (Step 10d). */
+enum { THREAT_ORDER_ROOK = 12000, THREAT_ORDER_MINOR = 6000 };
 /* Static-eval correction history: per side to move, one table per board
  * structure key (by the pawns, by each side's guards: king, advisors,
  * elephants, and by each side's attackers: horses, rooks, cannons), and one

@@ -1051,11 +1051,13 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
                 if (tt_capture && quiet)
                     r++;
                 /* The history term, for quiet moves only (captures have no
-                 * history here). The move is made: its piece now stands on
-                 * move_to(m). */
+                 * history here), and a ply for a threat escaped or walked
+                 * into (THREAT_ORDER_ROOK). The move is made: its piece now
+                 * stands on move_to(m). */
                 if (quiet)
                     r -= movepick_quiet_stat(&mp, b->sq[move_to(m)], move_from(m), move_to(m)) /
-                         (2 * TUNED(s, LMR_HISTORY_DIV));
+                             (2 * TUNED(s, LMR_HISTORY_DIV)) +
+                         movepick_threat_sign(&mp, b->sq[move_to(m)], m);
                 if (r > new_depth - 1)
                     r = new_depth - 1;
                 if (r < 0)

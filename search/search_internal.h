@@ -235,6 +235,8 @@ typedef struct MovePicker {
     const MoveList *all; /* every legal move, when the caller already has them (in check); else NULL */
     int skipped;         /* quiet moves dropped unseen since movepick_take_skipped (see there) */
     int checks_left;     /* marked quiet checks the check-only stage has yet to return */
+    bool has_threats;    /* threats holds the position's board_threats (the quiet stage computed it) */
+    BoardThreats threats;
 } MovePicker;
 
 /* Main search: hash move, good captures, killers, counter move, quiets by
@@ -249,6 +251,10 @@ void movepick_init(MovePicker *mp, const Board *b, const struct SearchThread *t,
  * or every evasion when in check. */
 void movepick_init_qs(MovePicker *mp, const Board *b, const struct SearchThread *t, Move tt_move);
 Move movepick_next(MovePicker *mp);
+/* +1 for a quiet move of piece pc (m made or not) that leaves a point a
+ * cheaper enemy piece attacks for one none does, -1 for one that steps onto
+ * such a point, 0 otherwise or before the quiet stage. */
+int movepick_threat_sign(const MovePicker *mp, Piece pc, Move m);
 /* When the picker is at (or just before) the quiet stage and none of the
  * quiet moves it has yet to return gives check, drops them all and returns
  * SKIP_DONE. Otherwise it drops nothing and returns SKIP_NOT_AT_QUIETS (the

@@ -4,7 +4,7 @@
  * the set of legal (from, to) pairs must agree, and so must board_is_legal()
  * on all 90x90 pairs, board_gives_check(), the capture/quiet split,
  * board_count_legal() and board_has_legal_move() (also after every legal
- * move, where the checks are). Positions: every perft.epd position and
+ * move, where the checks are), and board_threats() on every point. Positions: every perft.epd position and
  * positions reached by seeded random legal play. */
 #include <stdint.h>
 #include <stdio.h>
@@ -90,6 +90,41 @@ static bool ref_geometry(const Grid *g, int f1, int r1, int f2, int r2)
     return false;
 }
 
+/* Does the piece on (f1, r1) attack (f2, r2), a point that holds no piece
+ * of its own side? A move there, or for a cannon any point past exactly
+ * one piece, empty or not. */
+static bool ref_attacks(const Grid *g, int f1, int r1, int f2, int r2)
+{
+    if (iabs(g->pc[r1][f1]) == CANNON)
+        return (f1 == f2) != (r1 == r2) && between(g, f1, r1, f2, r2) == 1;
+    return ref_geometry(g, f1, r1, f2, r2);
+}
+
+/* board_threats on every point not holding a piece of the side not to move
+ * (the sets say nothing there): by the pieces below a horse or cannon, and
+ * by those below a rook. */
+static void crosscheck_threats(const Board *b, const Grid *g)
+{
+    BoardThreats th;
+    board_threats(b, &th);
+    const int them = b->side ^ 1;
+    for (int to = 0; to < SQ_NB; to++) {
+        if (b->sq[to] && piece_color(b->sq[to]) == them)
+            continue;
+        bool below_minor = false, below_rook = false;
+        for (int from = 0; from < SQ_NB; from++) {
+            const Piece p = b->sq[from];
+            if (!p || piece_color(p) != them || piece_type(p) == KING || piece_type(p) == ROOK ||
+                !ref_attacks(g, from % 9, from / 9, to % 9, to / 9))
+                continue;
+            below_rook = true;
+            below_minor |= piece_type(p) != HORSE && piece_type(p) != CANNON;
+        }
+        CHECK(sqset_has(&th.below_minor, to) == below_minor);
+        CHECK(sqset_has(&th.below_rook, to) == below_rook);
+    }
+}
+
 /* Is colour c's general attacked, or facing the other general? */
 static bool ref_in_check(const Grid *g, int c)
 {
@@ -159,6 +194,7 @@ static void crosscheck(Board *b)
 {
     Grid g;
     grid_from_board(b, &g);
+    crosscheck_threats(b, &g);
     MoveList all, caps, quiets, qchecks;
     board_generate(b, GEN_ALL, &all);
     board_generate(b, GEN_CAPTURES, &caps);
