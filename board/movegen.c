@@ -148,34 +148,29 @@ static void add_cannon_targets(const Board *b, int sq, SqSet *out)
     }
 }
 
+/* Adds the step targets of `count` leapers in the piece-list slots from
+ * `slots` on, each read from its square's entry of `table`. */
+static inline void add_leaper_targets(const Board *b, const uint8_t *slots, int count, const StepList *table,
+                                      SqSet *out)
+{
+    for (int i = 0; i < count; i++)
+        if (slots[i] != SQ_NONE)
+            add_step_targets(b, &table[slots[i]], out);
+}
+
 void board_threats(const Board *b, BoardThreats *t)
 {
     const int them = b->side ^ 1;
     const uint8_t *pl = b->plist[them];
     SqSet low = {{0, 0}};
-    for (int i = 0; i < BOARD_SLOT_COUNT[ADVISOR]; i++) {
-        const int sq = pl[BOARD_SLOT_FIRST[ADVISOR] + i];
-        if (sq != SQ_NONE)
-            add_step_targets(b, &board_advisor_steps[sq], &low);
-    }
-    for (int i = 0; i < BOARD_SLOT_COUNT[ELEPHANT]; i++) {
-        const int sq = pl[BOARD_SLOT_FIRST[ELEPHANT] + i];
-        if (sq != SQ_NONE)
-            add_step_targets(b, &board_elephant_steps[sq], &low);
-    }
-    for (int i = 0; i < SLOTS_PAWN; i++) {
-        const int sq = pl[SLOT_PAWN + i];
-        if (sq != SQ_NONE)
-            add_step_targets(b, &board_pawn_steps[them][sq], &low);
-    }
+    add_leaper_targets(b, pl + BOARD_SLOT_FIRST[ADVISOR], BOARD_SLOT_COUNT[ADVISOR], board_advisor_steps, &low);
+    add_leaper_targets(b, pl + BOARD_SLOT_FIRST[ELEPHANT], BOARD_SLOT_COUNT[ELEPHANT], board_elephant_steps, &low);
+    add_leaper_targets(b, pl + SLOT_PAWN, SLOTS_PAWN, board_pawn_steps[them], &low);
     SqSet mid = low;
-    for (int i = 0; i < SLOTS_PER_PIECE; i++) {
-        const int h = pl[SLOT_HORSE + i], c = pl[SLOT_CANNON + i];
-        if (h != SQ_NONE)
-            add_step_targets(b, &board_horse_steps[h], &mid);
-        if (c != SQ_NONE)
-            add_cannon_targets(b, c, &mid);
-    }
+    add_leaper_targets(b, pl + SLOT_HORSE, SLOTS_PER_PIECE, board_horse_steps, &mid);
+    for (int i = 0; i < SLOTS_PER_PIECE; i++)
+        if (pl[SLOT_CANNON + i] != SQ_NONE)
+            add_cannon_targets(b, pl[SLOT_CANNON + i], &mid);
     t->below_minor = low;
     t->below_rook = mid;
 }
