@@ -8,7 +8,8 @@
 #   defaults: 10000 nodes a move, [0, 5], at most 8000 games; env SEED (1).
 #   16 MB hash each, concurrency 2, fishtest-style adjudication, pentanomial SPRT.
 #   OPENINGS should hold thousands of lines (tools/wide_openings.py): a fixed-node
-#   match repeats itself after two games an opening.
+#   match repeats itself after two games an opening, so at fixed nodes GAMES is
+#   capped at twice the file's lines.
 # Output: OUTDIR/out.log (live score and the final table), OUTDIR/m.pgn, OUTDIR/m.json.
 # Ctrl-C (or kill -INT) prints the table so far; running it again resumes.
 set -eu
@@ -24,6 +25,19 @@ esac
 elo0=${6:-0}
 elo1=${7:-5}
 games=${8:-8000}
+# A fixed-node game is decided by its opening and colours alone, so past two
+# games an opening line the match replays games it has already counted, and
+# the SPRT's LLR grows on copies. Cap the games there (a time control varies
+# its games, so it keeps its count).
+case $limit in
+nodes=*)
+    lines=$(grep -c -v -e '^#' -e '^[[:space:]]*$' "$openings" || true)
+    if [ "$games" -gt $((2 * lines)) ]; then
+        echo "sprt_nodes.sh: $openings has $lines lines; capping $games games at $((2 * lines))" >&2
+        games=$((2 * lines))
+    fi
+    ;;
+esac
 mkdir -p "$out"
 exec "$base" match \
     -engine name=new cmd="$new" option.hashsize=16 \
