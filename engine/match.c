@@ -576,6 +576,45 @@ static bool match_build_jobs(MatchRunner *r)
     return r->jobs != NULL;
 }
 
+/* With no clock (nodes= or depth= alone), a game is decided by its opening
+ * and which engine plays red: a single-threaded engine such as Chariot
+ * searches the same tree each time, so a game that repeats an earlier
+ * (opening, red, black) is a copy of it. Copies add nothing to the evidence
+ * yet move an SPRT's LLR as if they did, so the runner says how many of
+ * the match's games are distinct. A warning, not an error: an engine with
+ * threads or randomness does vary. */
+static void match_warn_replays(const MatchRunner *r)
+{
+    const MatchConfig *cfg = r->cfg;
+    for (int i = 0; i < cfg->player_count; i++) {
+        const MatchTc *tc = &cfg->players[i].tc;
+        if (tc->base_ms >= 0 || tc->movetime_ms >= 0)
+            return;
+    }
+    const int n = cfg->player_count;
+    const size_t cells = (size_t)r->book.count * (size_t)n * (size_t)n;
+    unsigned char *seen = calloc(cells, 1);
+    if (!seen)
+        return;
+    long long distinct = 0;
+    for (int g = 0; g < r->total_games; g++) {
+        const MatchJob *job = &r->all[g];
+        size_t cell = ((size_t)job->opening * (size_t)n + (size_t)job->p[0]) * (size_t)n + (size_t)job->p[1];
+        if (!seen[cell]) {
+            seen[cell] = 1;
+            distinct++;
+        }
+    }
+    free(seen);
+    if (distinct >= r->total_games)
+        return;
+    fprintf(stderr,
+            "chariot match: warning: with nodes= or depth= and no clock, a game is fixed by its opening and "
+            "colours: %d opening(s) give %lld distinct games of the %d, and a single-threaded engine replays the "
+            "rest exactly (use more openings or fewer games)\n",
+            r->book.count, distinct, r->total_games);
+}
+
 static bool match_in_shard(const MatchConfig *cfg, const MatchJob *job)
 {
     return job->unit % cfg->shard_count == cfg->shard_index;
@@ -1027,6 +1066,7 @@ int cmd_match(int argc, char **argv)
     }
     if (!match_fingerprint(r))
         goto out;
+    match_warn_replays(r);
     MatchSummary *sum = &r->sum;
     sum->player_count = cfg->player_count;
     sum->sprt = cfg->sprt;

@@ -117,6 +117,27 @@ static void check_match(void)
     CHECK(strstr(text, "[Format \"WXF\"]") != NULL);
     CHECK(strstr(text, "[Red \"toy_engine\"]") != NULL || strstr(text, "[Red \"toy_engine-2\"]") != NULL);
     free(text);
+    /* 4 games on 2 openings at a fixed depth are all distinct: no warning */
+    text = slurp(out);
+    CHECK(strstr(text, "replays") == NULL);
+    free(text);
+
+    /* 6 games on those 2 openings: the last 2 repeat an (opening, colours)
+     * pair, which a fixed-depth game replays, and the runner says so */
+    char *args3[] = {(char *)chariot, "match", "-engine", cmd_a, "-engine", cmd_b, "-each", "depth=1",
+                     "-games", "6", "-openings", bookarg, "-maxplies", "10", NULL};
+    CHECK_EQ_INT(run(args3, out, 0), 0);
+    text = slurp(out);
+    CHECK(strstr(text, "warning: with nodes= or depth= and no clock") != NULL);
+    CHECK(strstr(text, "2 opening(s) give 4 distinct games of the 6") != NULL);
+    free(text);
+    /* with a clock the games vary: no warning */
+    char *args4[] = {(char *)chariot, "match", "-engine", cmd_a, "-engine", cmd_b, "-each", "st=0.01",
+                     "-games", "6", "-openings", bookarg, "-maxplies", "10", NULL};
+    CHECK_EQ_INT(run(args4, out, 0), 0);
+    text = slurp(out);
+    CHECK(strstr(text, "replays") == NULL);
+    free(text);
 }
 
 static void check_bad_arguments(void)
