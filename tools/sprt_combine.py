@@ -20,6 +20,7 @@ give it only runs of the same NEW and BASE binaries. Stop at the first
 time the combined LLR leaves (log(b/(1-a)), log((1-b)/a)) = (-2.944, 2.944).
 A tool for developers; no test uses it (python3, standard library).
 """
+import argparse
 import json
 import math
 import sys
@@ -100,19 +101,15 @@ def pair_counts(path, new):
 
 
 def main():
-    args, new, elo0, elo1 = sys.argv[1:], "new", 0.0, 5.0
-    while args and args[0].startswith("-") and len(args) > 1:
-        key, val, args = args[0], args[1], args[2:]
-        if key == "-new":
-            new = val
-        elif key == "-elo0":
-            elo0 = float(val)
-        elif key == "-elo1":
-            elo1 = float(val)
-        else:
-            sys.exit(__doc__)
-    if not args or len(set(args)) != len(args):
-        sys.exit(__doc__ if not args else "sprt_combine.py: a journal given twice")
+    ap = argparse.ArgumentParser(usage=__doc__.split("usage: ")[1].split("\n")[0])
+    ap.add_argument("-new", default="new")
+    ap.add_argument("-elo0", type=float, default=0.0)
+    ap.add_argument("-elo1", type=float, default=5.0)
+    ap.add_argument("journals", nargs="+")
+    a = ap.parse_args()
+    new, elo0, elo1, args = a.new, a.elo0, a.elo1, a.journals
+    if len(set(args)) != len(args):
+        sys.exit("sprt_combine.py: a journal given twice")
     total = [0] * 5
     for path in args:
         counts = pair_counts(path, new)
