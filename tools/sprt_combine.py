@@ -13,8 +13,11 @@ prints each run's and the combined Elo and LLR, computed as `chariot match`
 computes them (engine/match_stats.c: pentanomial pairs, the constrained
 maximum-likelihood distributions at elo0 and elo1, logistic Elo).
 
-usage: tools/sprt_combine.py [-new NAME] [-elo0 E0] [-elo1 E1] JOURNAL...
+usage: tools/sprt_combine.py [-new NAME] [-elo0 E0] [-elo1 E1] [-pairs P0,P1,P2,P3,P4]... [JOURNAL...]
    defaults: NAME new (as tools/sprt_nodes.sh names it), [0, 5].
+   -pairs adds a run known only by its pentanomial counts (pairs scoring
+   0, 0.5, 1, 1.5 and 2 points for NEW), as an earlier note gives them: a
+   run whose journal was on another machine.
 Runs of different builds must not be mixed: the script cannot tell, so
 give it only runs of the same NEW and BASE binaries. Stop at the first
 time the combined LLR leaves (log(b/(1-a)), log((1-b)/a)) = (-2.944, 2.944).
@@ -100,17 +103,34 @@ def pair_counts(path, new):
     return counts
 
 
+def pentanomial(text):
+    """-pairs' argument: five non-negative counts, comma-separated."""
+    try:
+        counts = [int(x) for x in text.split(",")]
+    except ValueError:
+        counts = []
+    if len(counts) != 5 or min(counts) < 0:
+        raise argparse.ArgumentTypeError(f"not five counts P0,P1,P2,P3,P4: {text}")
+    return counts
+
+
 def main():
     ap = argparse.ArgumentParser(usage=__doc__.split("usage: ")[1].split("\n")[0])
     ap.add_argument("-new", default="new")
     ap.add_argument("-elo0", type=float, default=0.0)
     ap.add_argument("-elo1", type=float, default=5.0)
-    ap.add_argument("journals", nargs="+")
+    ap.add_argument("-pairs", action="append", default=[], type=pentanomial)
+    ap.add_argument("journals", nargs="*")
     a = ap.parse_args()
     new, elo0, elo1, args = a.new, a.elo0, a.elo1, a.journals
+    if not args and not a.pairs:
+        ap.error("no journal and no -pairs")
     if len(set(args)) != len(args):
         sys.exit("sprt_combine.py: a journal given twice")
     total = [0] * 5
+    for counts in a.pairs:
+        print(f"-pairs {','.join(str(x) for x in counts)}: {summary(counts, elo0, elo1)}")
+        total = [a + b for a, b in zip(total, counts)]
     for path in args:
         counts = pair_counts(path, new)
         print(f"{path}: {summary(counts, elo0, elo1)}")
