@@ -216,18 +216,42 @@ enum { SKILL_BASE_NODES = 256, SKILL_NODES_GROWTH_PCT = 145, SKILL_NOISE_CP = 24
 
 /* ------------------------------------------------------------ time (ms) */
 
-/* Moves assumed left in sudden death, and at most this many are planned for
- * when movestogo is larger. */
-enum { TM_MOVES_SUDDEN = 30, TM_MOVES_MAX = 50 };
+/* At most this many moves are planned for when movestogo is larger. */
+enum { TM_MOVES_MAX = 50 };
+/* In sudden death the moves assumed left fall as the game goes on:
+ * TM_GAME_MOVES less the move number, within TM_SUDDEN_MIN..TM_SUDDEN_MAX.
+ * A fixed 30 moves left spent a thirtieth of the clock on every move, so
+ * at 10+0.1 a move got 0.54 s in moves 1-10 and 0.08 s in moves 51-60, and
+ * half the games ended with about a second unused; xiangqi games run long
+ * (median 56 moves a side against fairy-stockfish). */
+enum { TM_GAME_MOVES = 65, TM_SUDDEN_MIN = 20, TM_SUDDEN_MAX = 40 };
 /* Share of the increment spent per move, in percent. */
 enum { TM_INC_PERCENT = 75 };
 /* Hard limit = soft limit * TM_HARD_FACTOR, never more than
  * TM_HARD_MAX_PERCENT of the remaining time. */
 enum { TM_HARD_FACTOR = 5, TM_HARD_MAX_PERCENT = 70 };
-/* Soft-limit scaling in percent: +TM_UNSTABLE_PERCENT when the best move
- * changed in the last iteration, +TM_DROP_PERCENT when the score fell by
- * more than TM_DROP_CP. */
-enum { TM_UNSTABLE_PERCENT = 60, TM_DROP_PERCENT = 50, TM_DROP_CP = 30 };
+/* Soft-limit scaling after each iteration (tm_soft_scaled), in percent of
+ * the soft limit: TM_SOFT_PERCENT, then these factors multiplied:
+ *  - instability: +TM_UNSTABLE_PERCENT per recent change of the best move,
+ *    a change counting 1 in its iteration and half as much each iteration
+ *    after, so that a move that keeps changing gets the most time;
+ *  - stability: TM_STABLE_PERCENT once the best move has stood for
+ *    TM_STABLE_ITERS iterations in a row: more depth rarely changes it;
+ *  - the score's trend: +TM_TREND_PER_CP percent per centipawn the score
+ *    fell below the mean of the two iterations before (the mean, because
+ *    the score swings between odd and even depths), a rise saving time
+ *    alike, within TM_TREND_MIN..TM_TREND_MAX;
+ *  - effort: TM_EFFORT_CUT_PERCENT when the best move took at least
+ *    TM_EFFORT_SHARE percent of the search's nodes: the other moves were
+ *    refuted cheaply, so the choice is clear. */
+/* TM_SOFT_PERCENT lifts the base so that a typical move, stable and clear,
+ * still gets about the soft limit (130 * 80% * 80% = 83%), and the time the
+ * cuts save goes to the moves that are in doubt. */
+enum { TM_SOFT_PERCENT = 130 };
+enum { TM_UNSTABLE_PERCENT = 60 };
+enum { TM_STABLE_ITERS = 6, TM_STABLE_PERCENT = 80 };
+enum { TM_TREND_PER_CP = 1, TM_TREND_MIN = 75, TM_TREND_MAX = 160 };
+enum { TM_EFFORT_SHARE = 90, TM_EFFORT_CUT_PERCENT = 80 };
 /* Clock checks happen every TM_CHECK_NODES nodes (a power of two). */
 enum { TM_CHECK_NODES = 1024 };
 /* on_currmove is sent only after this long, and then at most this often. */

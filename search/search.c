@@ -1200,6 +1200,7 @@ static int search_root(SearchThread *t, int alpha, int beta, int depth)
         t->stack[0].cont = search_cont_of(t, b, m);
         board_make(b, m);
         int new_depth = depth - 1 + (board_in_check(b) ? 1 : 0);
+        const uint64_t nodes_before = t->nodes;
         int v;
         if (searched == 0) {
             v = -search_depth(t, -bt, -a, new_depth, 1, 0);
@@ -1208,6 +1209,7 @@ static int search_root(SearchThread *t, int alpha, int beta, int depth)
             if (v > a && v < bt && !t->stopped)
                 v = -search_depth(t, -bt, -a, new_depth, 1, 0);
         }
+        rm->effort += t->nodes - nodes_before;
         board_unmake(b);
         if (t->stopped)
             break;
@@ -1360,7 +1362,11 @@ static void iterate(SearchThread *t)
     if (s->limits.depth > 0 && s->limits.depth < max_depth)
         max_depth = s->limits.depth;
     Move last_best = MOVE_NONE;
-    int last_score = 0;
+    /* The last two completed iterations' scores, newest first, and the
+     * time manager's signals (TmSignals). */
+    int last_score = 0, last_score2 = 0;
+    TmSignals sig = {0};
+    const uint64_t nodes_at_start = t->nodes;
     /* A mate search wants mate scores, not exact values: it skips the
      * aspiration windows, whose re-searches cost most where the eval swings
      * between iterations, as in endings with few pieces (mate.epd with the
@@ -1452,14 +1458,21 @@ static void iterate(SearchThread *t)
             if (score_is_mate(score) && depth >= SCORE_MATE - (score > 0 ? score : -score))
                 break;
         }
+        if (depth > 1) {
+            const bool changed = best != last_best;
+            sig.changes_x100 = sig.changes_x100 / 2 + (changed ? 100 : 0);
+            sig.stable_iters = changed ? 0 : sig.stable_iters + 1;
+            sig.score_drop = (depth > 2 ? (last_score + last_score2) / 2 : last_score) - score;
+        }
+        const uint64_t searched_nodes = t->nodes - nodes_at_start;
+        sig.best_share_pct = searched_nodes > 0 ? (int)(t->roots[0].effort * 100 / searched_nodes) : 0;
         if (!pondering && s->tm.timed && !s->limits.infinite) {
             int64_t elapsed = tm_now_ms() - atomic_load(&s->clock_start_ms);
-            bool changed = depth > 1 && best != last_best;
-            int drop = depth > 1 ? last_score - score : 0;
-            if (elapsed >= tm_soft_scaled(&s->tm, changed, drop))
+            if (elapsed >= tm_soft_scaled(&s->tm, &sig))
                 break;
         }
         last_best = best;
+        last_score2 = last_score;
         last_score = score;
     }
 }
@@ -1539,6 +1552,7 @@ static int build_root_moves(Searcher *s, RootMove *out)
         out[count].move = m;
         out[count].score = out[count].prev_score = -SCORE_INF;
         out[count].seldepth = 0;
+        out[count].effort = 0;
         out[count].pv_len = 1;
         out[count].pv[0] = m;
         scores[count++] = sc;
@@ -1611,7 +1625,7 @@ void search_prepare(Searcher *s, const Board *b, const SearchLimits *l, const Se
     s->search_start_ms = tm_now_ms();
     atomic_store(&s->clock_start_ms, s->search_start_ms);
     s->last_currmove_ms = 0;
-    tm_init(&s->tm, l, s->opt.move_overhead_ms);
+    tm_init(&s->tm, l, s->opt.move_overhead_ms, b->fullmove);
     tt_new_search(&s->tt);
 
     s->root = *b;

@@ -206,10 +206,19 @@ typedef struct TimeManager {
 } TimeManager;
 
 int64_t tm_now_ms(void);
-/* Fills the limits from the clock fields; start_ms is set by the caller. */
-void tm_init(TimeManager *tm, const SearchLimits *l, int move_overhead_ms);
-/* Soft limit scaled by instability, in ms since the start. */
-int64_t tm_soft_scaled(const TimeManager *tm, bool best_changed, int score_drop);
+/* Fills the limits from the clock fields, for the move numbered fullmove
+ * (the FEN's count); start_ms is set by the caller. */
+void tm_init(TimeManager *tm, const SearchLimits *l, int move_overhead_ms, int fullmove);
+/* What the last completed iteration says about the best move, for the
+ * soft limit's scaling (see TM_UNSTABLE_PERCENT). */
+typedef struct TmSignals {
+    int changes_x100;   /* recent best-move changes, decayed, in hundredths */
+    int stable_iters;   /* iterations the best move has stood unchanged */
+    int score_drop;     /* centipawns below the mean of the two iterations before */
+    int best_share_pct; /* the best move's share of the search's nodes */
+} TmSignals;
+/* Soft limit scaled by the signals, in ms since the start. */
+int64_t tm_soft_scaled(const TimeManager *tm, const TmSignals *sig);
 
 /* ----------------------------------------------------------- move picker */
 
@@ -294,6 +303,7 @@ typedef struct RootMove {
     int score;       /* this iteration; -SCORE_INF when it failed low */
     int prev_score;  /* last completed iteration */
     int seldepth;
+    uint64_t effort; /* nodes spent below this move in this search */
     int pv_len;
     Move pv[MAX_PLY];
 } RootMove;

@@ -13,7 +13,7 @@ int64_t tm_now_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-void tm_init(TimeManager *tm, const SearchLimits *l, int move_overhead_ms)
+void tm_init(TimeManager *tm, const SearchLimits *l, int move_overhead_ms, int fullmove)
 {
     tm->soft_ms = tm->hard_ms = 0;
     tm->timed = false;
@@ -30,7 +30,11 @@ void tm_init(TimeManager *tm, const SearchLimits *l, int move_overhead_ms)
         int64_t avail = l->time_ms - move_overhead_ms;
         if (avail < 1)
             avail = 1;
-        int mtg = l->movestogo > 0 ? l->movestogo : TM_MOVES_SUDDEN;
+        int mtg = l->movestogo;
+        if (mtg <= 0) {
+            mtg = TM_GAME_MOVES - fullmove;
+            mtg = mtg < TM_SUDDEN_MIN ? TM_SUDDEN_MIN : mtg > TM_SUDDEN_MAX ? TM_SUDDEN_MAX : mtg;
+        }
         if (mtg > TM_MOVES_MAX)
             mtg = TM_MOVES_MAX;
         int64_t inc = l->inc_ms > 0 ? l->inc_ms : 0;
@@ -56,13 +60,17 @@ void tm_init(TimeManager *tm, const SearchLimits *l, int move_overhead_ms)
     }
 }
 
-int64_t tm_soft_scaled(const TimeManager *tm, bool best_changed, int score_drop)
+int64_t tm_soft_scaled(const TimeManager *tm, const TmSignals *sig)
 {
-    int64_t pct = 100;
-    if (best_changed)
-        pct += TM_UNSTABLE_PERCENT;
-    if (score_drop > TM_DROP_CP)
-        pct += TM_DROP_PERCENT;
-    int64_t t = tm->soft_ms * pct / 100;
+    /* Each factor in percent, applied in turn (int64_t: no overflow). */
+    int64_t unstable = 100 + (int64_t)TM_UNSTABLE_PERCENT * sig->changes_x100 / 100;
+    int64_t stable = sig->stable_iters >= TM_STABLE_ITERS ? TM_STABLE_PERCENT : 100;
+    int64_t trend = 100 + (int64_t)TM_TREND_PER_CP * sig->score_drop;
+    if (trend < TM_TREND_MIN)
+        trend = TM_TREND_MIN;
+    if (trend > TM_TREND_MAX)
+        trend = TM_TREND_MAX;
+    int64_t effort = sig->best_share_pct >= TM_EFFORT_SHARE ? TM_EFFORT_CUT_PERCENT : 100;
+    int64_t t = tm->soft_ms * TM_SOFT_PERCENT / 100 * unstable / 100 * stable / 100 * trend / 100 * effort / 100;
     return t < tm->hard_ms ? t : tm->hard_ms;
 }
