@@ -43,9 +43,11 @@ if [ "$1" = --callgrind ]; then
     count "$2" new "${3:-}"
     read -r on oi <"$tmp/old"
     read -r nn ni <"$tmp/new"
+    # %.0f, not %d, for the instruction counts: mawk caps %d at 2^31 - 1,
+    # and a bench at its own depth runs billions of instructions.
     awk -v on="$on" -v oi="$oi" -v nn="$nn" -v ni="$ni" 'BEGIN {
-        printf "old: %d nodes, %d instructions, %.1f a node\n", on, oi, oi / on
-        printf "new: %d nodes, %d instructions, %.1f a node\n", nn, ni, ni / nn
+        printf "old: %d nodes, %.0f instructions, %.1f a node\n", on, oi, oi / on
+        printf "new: %d nodes, %.0f instructions, %.1f a node\n", nn, ni, ni / nn
         printf "instructions a node new/old: %.4f (%+.2f%%)\n", (ni / nn) / (oi / on), 100 * ((ni / nn) / (oi / on) - 1)
     }'
     exit 0
