@@ -26,8 +26,9 @@ void tm_init(TimeManager *tm, const SearchLimits *l, int move_overhead_ms, int f
         tm->timed = true;
     }
     if (l->use_clock) {
-        /* Leave the overhead aside, and never plan with less than 1 ms. */
-        int64_t avail = l->time_ms - move_overhead_ms;
+        /* Leave the overhead and a reserve for a host that stalls the
+         * engine aside (TM_RESERVE_MS), and never plan with less than 1 ms. */
+        int64_t avail = l->time_ms - move_overhead_ms - TM_RESERVE_MS;
         if (avail < 1)
             avail = 1;
         int mtg = l->movestogo;

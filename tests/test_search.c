@@ -488,6 +488,42 @@ static void col_best(void *ctx, const SearchResult *r)
     c->result = *r;
 }
 
+/* The clock's limits (tm_init), read without searching: the hard limit
+ * always keeps the move overhead and TM_RESERVE_MS in hand, and never takes
+ * more than its percentage of the clock. */
+static void test_clock_limits(void)
+{
+    const int overhead = 30;
+    const int64_t clocks[] = {1, 60, 100, 131, 150, 250, 500, 2000, 10000};
+    for (size_t i = 0; i < sizeof clocks / sizeof clocks[0]; i++) {
+        for (int mtg = 0; mtg <= 1; mtg++) {
+            SearchLimits l;
+            search_limits_init(&l);
+            l.use_clock = true;
+            l.time_ms = clocks[i];
+            l.inc_ms = 20;
+            l.movestogo = mtg;
+            TimeManager tm;
+            tm_init(&tm, &l, overhead, 30);
+            CHECK(tm.timed);
+            CHECK(tm.hard_ms >= 1 && tm.soft_ms >= 1 && tm.soft_ms <= tm.hard_ms);
+            const int64_t keep = clocks[i] - overhead - TM_RESERVE_MS;
+            CHECK(tm.hard_ms <= (keep > 1 ? keep : 1));
+            CHECK(tm.hard_ms <= (clocks[i] - overhead) * TM_HARD_MAX_PERCENT / 100 || mtg == 1 || tm.hard_ms == 1);
+        }
+    }
+    /* Sudden death at 2 s on move 1: 40 moves to go share the clock less the
+     * overhead and the reserve, and the hard limit is TM_HARD_FACTOR soft
+     * limits (the percentage cap does not bind). */
+    SearchLimits l;
+    search_limits_init(&l);
+    l.use_clock = true;
+    l.time_ms = 2000;
+    TimeManager tm;
+    tm_init(&tm, &l, overhead, 1);
+    CHECK(tm.hard_ms == (2000 - overhead - TM_RESERVE_MS) / TM_SUDDEN_MAX * TM_HARD_FACTOR);
+}
+
 static void test_limits(Searcher *s)
 {
     set_opts(s, 1, 1, true);
@@ -760,6 +796,7 @@ int main(void)
     test_mates(s);
     test_mate_prover(s);
     test_limits(s);
+    test_clock_limits();
     test_multipv(s);
     test_background(s);
     test_analysis_prover(s);
