@@ -167,6 +167,33 @@ static void test_null_rules(Searcher *s)
     CHECK(r.tried && r.cutoff && !r.verified);
 }
 
+/* The eval gate: a null move is tried only if depth - R - 1 <= 0 (the null
+ * search is then a quiescence search) or the static eval reaches beta. Beta
+ * is set around the static eval, which is what null_step compares (a new
+ * game: no correction yet). */
+static void test_null_gate(Searcher *s)
+{
+    set_opts(s, 1, 1, true);
+    Board *b = load(NULL_BASE);
+    const int e = eval_evaluate(b, searcher_options(s)->knowledge);
+    enum { SHALLOW = NULL_R + 1, DEEP = 6 };
+    _Static_assert(SHALLOW - (NULL_R + SHALLOW / NULL_R_DEPTH_DIV) - 1 <= 0, "SHALLOW is in the shallow branch");
+    _Static_assert(DEEP - (NULL_R + DEEP / NULL_R_DEPTH_DIV) - 1 > 0, "DEEP is not");
+
+    /* At or above beta: tried at any depth. */
+    searcher_new_game(s);
+    NullStepReport r = search_test_null_step(s, b, e - 1, e, DEEP, 1, false);
+    CHECK(r.tried);
+    /* Below beta: only in the shallow branch. */
+    searcher_new_game(s);
+    r = search_test_null_step(s, b, e, e + 1, DEEP, 1, false);
+    CHECK(!r.tried);
+    searcher_new_game(s);
+    r = search_test_null_step(s, b, e, e + 1, SHALLOW, 1, false);
+    CHECK(r.tried);
+    CHECK(!r.cutoff);
+}
+
 /* Zugzwang: red (a cannon and a pawn, 550: NullMoveOkay holds, NullMoveSafe
  * does not) is fine if it could pass, but its move loses. The null search
  * fails high, the verification search fails low, and the node is not cut:
@@ -791,6 +818,7 @@ int main(void)
     test_options(s);
     test_natural_limit_eval(s);
     test_null_rules(s);
+    test_null_gate(s);
     test_null_zugzwang(s);
     test_perpetual_check(s);
     test_mates(s);
