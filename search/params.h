@@ -16,6 +16,9 @@
  * fixed R = 2, 200 games). */
 enum { NULL_R = 2 };
 enum { NULL_R_DEPTH_DIV = 4 };
+/* The reduction itself, as a constant expression so that the null step and
+ * its unit test share one formula instead of each restating it. */
+#define NULL_REDUCTION(depth) (NULL_R + (depth) / NULL_R_DEPTH_DIV)
 /* NullMoveOkay: the side to move may pass only with more attacking material
  * than this. Five pawns (500) must fail, so pawn-and-advisor endings never
  * try a null move (zugzwang is the rule there, not the exception). */

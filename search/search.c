@@ -652,7 +652,7 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
  *      10c), or when only a win can pass beta;
  *  (2) NullMoveOkay: own attacking material > NULL_OKAY_MARGIN;
  *  (3) eval gate: only if depth - R - 1 <= 0 or static eval >= beta, where
- *      R = NULL_R + depth / NULL_R_DEPTH_DIV;
+ *      R = NULL_REDUCTION(depth) = NULL_R + depth / NULL_R_DEPTH_DIV;
  *  (4) null search at depth - R - 1 with a zero window;
  *  (5) on a fail-high cut at once if NullMoveSafe (material > NULL_SAFE_MARGIN)
  *      or depth <= R, else verify at depth - R without null moves and cut
@@ -680,7 +680,7 @@ static bool null_step(SearchThread *t, int alpha, int beta, int depth, int ply, 
         return false;
     /* (3) R is NULL_R plus a ply per NULL_R_DEPTH_DIV of depth: deep nodes
      * can afford a shallower refutation (+42 +/- 38 Elo over a fixed R = 2). */
-    const int R = NULL_R + depth / NULL_R_DEPTH_DIV;
+    const int R = NULL_REDUCTION(depth);
     if (!(depth - R - 1 <= 0 || static_eval >= beta))
         return false;
 

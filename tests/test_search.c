@@ -177,8 +177,8 @@ static void test_null_gate(Searcher *s)
     Board *b = load(NULL_BASE);
     const int e = eval_evaluate(b, searcher_options(s)->knowledge);
     enum { SHALLOW = NULL_R + 1, DEEP = 6 };
-    _Static_assert(SHALLOW - (NULL_R + SHALLOW / NULL_R_DEPTH_DIV) - 1 <= 0, "SHALLOW is in the shallow branch");
-    _Static_assert(DEEP - (NULL_R + DEEP / NULL_R_DEPTH_DIV) - 1 > 0, "DEEP is not");
+    _Static_assert(SHALLOW - NULL_REDUCTION(SHALLOW) - 1 <= 0, "SHALLOW is in the shallow branch");
+    _Static_assert(DEEP - NULL_REDUCTION(DEEP) - 1 > 0, "DEEP is not");
 
     /* At or above beta: tried at any depth. */
     searcher_new_game(s);
