@@ -12,7 +12,9 @@ last search's score is within MAXABS cp (a balanced start).
 usage: tools/wide_openings.py CHARIOT BASE.fen OUT.fen COUNT [SEED]
    env: PLIES (4), MARGIN (45), DEPTH (7), MULTIPV (8), MAXABS (120)
 Output lines are `FEN moves m1 m2 ...`, which `chariot match -openings file=`
-reads; such lines may also serve as BASE, to widen a set further. The same
+reads; such lines may also serve as BASE, to widen a set further. The
+choices from a small BASE run out: the script gives up after 10 x COUNT
+tries, so it may write fewer than COUNT lines, and it prints how many. The same
 binary, arguments and seed give the same file. A tool for developers; no test
 and no build step uses it (python3, standard library).
 """
