@@ -228,6 +228,20 @@ int movepick_threat_sign(const MovePicker *mp, Piece pc, Move m)
     return mp->has_threats ? threat_sign(&mp->threats, piece_type(pc), m) : 0;
 }
 
+/* Enters a capture stage, the main search's or quiescence's, once the
+ * captures are listed: scores them and starts loading their children's
+ * buckets (prefetch_child says why). Inline: an out-of-line call here cost
+ * 0.25% of bench's instructions under callgrind. */
+static inline void start_captures(MovePicker *mp, int stage)
+{
+    for (int i = 0; i < mp->list.count; i++) {
+        mp->scores[i] = order_key(capture_score(mp, mp->list.moves[i]), i);
+        prefetch_child(mp, mp->list.moves[i]);
+    }
+    mp->idx = 0;
+    mp->stage = stage;
+}
+
 /* Enters the quiet stage: the quiet moves, scored by history and threats. */
 static void start_quiets(MovePicker *mp)
 {
@@ -308,12 +322,7 @@ Move movepick_next(MovePicker *mp)
             break;
         case ST_CAPTURES_GEN:
             take_or_generate(mp, GEN_CAPTURES);
-            for (int i = 0; i < mp->list.count; i++) {
-                mp->scores[i] = order_key(capture_score(mp, mp->list.moves[i]), i);
-                prefetch_child(mp, mp->list.moves[i]);
-            }
-            mp->idx = 0;
-            mp->stage = ST_GOOD_CAPTURES;
+            start_captures(mp, ST_GOOD_CAPTURES);
             break;
         case ST_GOOD_CAPTURES:
             while (mp->idx < mp->list.count) {
@@ -382,12 +391,7 @@ Move movepick_next(MovePicker *mp)
             break;
         case ST_QS_GEN:
             board_generate(b, GEN_CAPTURES, &mp->list);
-            for (int i = 0; i < mp->list.count; i++) {
-                mp->scores[i] = order_key(capture_score(mp, mp->list.moves[i]), i);
-                prefetch_child(mp, mp->list.moves[i]);
-            }
-            mp->idx = 0;
-            mp->stage = ST_QS_CAPTURES;
+            start_captures(mp, ST_QS_CAPTURES);
             break;
         case ST_QS_TT:
             mp->stage = ST_QS_GEN;
