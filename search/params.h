@@ -73,6 +73,11 @@ enum { TT_EVAL_CAP = 200 };
  * at most FUTILITY_DEPTH is skipped when static eval + FUTILITY_BASE +
  * FUTILITY_MARGIN * lmr depth <= alpha. */
 enum { FUTILITY_DEPTH = 3, FUTILITY_BASE = 100, FUTILITY_MARGIN = 150 };
+/* A quiet move whose summed quiet histories are below zero is judged a ply
+ * lower per FUTILITY_HISTORY_DIV points by futility and SEE pruning (never
+ * below 0). Only a bad history counts: a good one could lift a move above
+ * the lmr depth that the wholesale quiet skip of Step 10a-10b tested. */
+enum { FUTILITY_HISTORY_DIV = 3000 };
 
 /* Late-move reductions: r = LMR_BASE + ln(depth) * ln(moves) / LMR_DIV, in
  * hundredths; applied from LMR_MIN_DEPTH and after LMR_MIN_MOVES moves to

@@ -984,7 +984,17 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
         if (may_prune && searched > 0 && best > -SCORE_RULE_MIN && !special &&
             (prune_at_mate_bounds || !is_decisive(alpha))) {
             int checks = -1; /* gives_check_once's cache */
-            const int ld = quiet ? lmr_depth(s, depth, moves) : depth;
+            int ld = quiet ? lmr_depth(s, depth, moves) : depth;
+            /* A quiet move the histories call bad is judged as if it came
+             * later still: at this node its kind has kept failing. */
+            if (quiet) {
+                const int stat = movepick_quiet_stat(&mp, b->sq[move_from(m)], move_from(m), move_to(m));
+                if (stat < 0) {
+                    ld += stat / FUTILITY_HISTORY_DIV;
+                    if (ld < 0)
+                        ld = 0;
+                }
+            }
             /* Step 10a. Futility: a quiet, non-checking move cannot lift a
              * hopeless node. */
             if (quiet && futile(s, ld, prune_eval, alpha) && !gives_check_once(b, &check_filter, m, &checks))
