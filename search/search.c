@@ -986,7 +986,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             int checks = -1; /* gives_check_once's cache */
             int ld = quiet ? lmr_depth(s, depth, moves) : depth;
             /* A quiet move the histories call bad is judged as if it came
-             * later still: at this node its kind has kept failing. */
+             * later still: wherever it was tried lately, after these last
+             * moves or from this square, it mostly failed. */
             if (quiet) {
                 const int stat = movepick_quiet_stat(&mp, b->sq[move_from(m)], move_from(m), move_to(m));
                 if (stat < 0) {
