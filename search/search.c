@@ -988,13 +988,11 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
             /* A quiet move the histories call bad is judged as if it came
              * later still: wherever it was tried lately, after these last
              * moves or from this square, it mostly failed. */
-            if (quiet) {
-                const int stat = movepick_quiet_stat(&mp, b->sq[move_from(m)], move_from(m), move_to(m));
-                if (stat < 0) {
-                    ld += stat / FUTILITY_HISTORY_DIV;
-                    if (ld < 0)
-                        ld = 0;
-                }
+            const int stat = quiet ? movepick_quiet_stat(&mp, b->sq[move_from(m)], move_from(m), move_to(m)) : 0;
+            if (stat < 0) {
+                ld += stat / FUTILITY_HISTORY_DIV;
+                if (ld < 0)
+                    ld = 0;
             }
             /* Step 10a. Futility: a quiet, non-checking move cannot lift a
              * hopeless node. */
