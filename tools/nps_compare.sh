@@ -17,10 +17,12 @@
 #   before each position, which is no part of the node rate (11.8% of a whole
 #   bench run in December 2026). So the binaries must keep their symbols.
 set -euo pipefail
-[ $# -ge 2 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
+# The header above is the usage text.
+usage() { sed -n '2,18p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || usage
 if [ "$1" = --callgrind ]; then
     shift
-    [ $# -ge 2 ] || { sed -n '2,18p' "$0" >&2; exit 2; }
+    [ $# -ge 2 ] || usage
     command -v valgrind >/dev/null || { echo "valgrind is not installed" >&2; exit 2; }
     for bin in "$1" "$2"; do
         [ -x "$bin" ] || { echo "not an executable: $bin" >&2; exit 2; }
