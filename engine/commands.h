@@ -15,5 +15,6 @@ int cmd_mate_bench(int argc, char **argv);
 int cmd_datagen(int argc, char **argv);
 int cmd_datagen_convert(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 
 #endif
