@@ -639,13 +639,10 @@ static int dg_open_binary(DgConfig *cfg, DgShared *sh)
 {
     FILE *f = fopen(cfg->out, "r+b");
     long long size = 0;
-    if (f) {
-        if (fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) < 0) {
-            fprintf(stderr, "datagen: cannot read %s: %s\n", cfg->out, strerror(errno));
-            fclose(f);
-            return 1;
-        }
-        rewind(f);
+    if (f && (size = os_file_size(f)) < 0) {
+        fprintf(stderr, "datagen: cannot read %s: %s\n", cfg->out, strerror(errno));
+        fclose(f);
+        return 1;
     }
     if (!f || size == 0) {
         if (!f)

@@ -1,6 +1,8 @@
 /* dgformat.c — datagen's text lines and binary records (dgformat.h). */
 #include "dgformat.h"
 
+#include "os.h"
+
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -273,12 +275,8 @@ bool dg_reader_open(DgReader *r, const char *path, char *err, size_t errlen)
     bool ok = got == DG_HEADER_SIZE && dg_header_decode(head, &h, why, sizeof why);
     if (got != DG_HEADER_SIZE)
         snprintf(why, sizeof why, "truncated header");
-    if (ok && (fseek(r->f, 0, SEEK_END) != 0)) {
-        snprintf(why, sizeof why, "cannot seek: %s", strerror(errno));
-        ok = false;
-    }
     if (ok) {
-        const long long size = ftell(r->f);
+        const long long size = os_file_size(r->f);
         const long long whole = size < DG_HEADER_SIZE ? 0 : (size - DG_HEADER_SIZE) / DG_RECORD_SIZE;
         if (size < 0 || (uint64_t)whole < h.records) {
             snprintf(why, sizeof why, "truncated: the header counts %llu records, the file holds %lld",

@@ -27,7 +27,7 @@ enum {
     /* Quantisation: input weights and biases x NNUE_QA in int16, output
      * weights x NNUE_QB in int16, output bias x NNUE_QA x NNUE_QB in int32. */
     NNUE_QA = 255,
-    NNUE_QB = 64,
+    NNUE_QB = 256,
     NNUE_SCALE = 400,
     NNUE_FILE_VERSION = 1
 };

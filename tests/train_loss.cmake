@@ -30,7 +30,7 @@ function(loss_of text epoch kind out_var)
   set(${out_var} ${v} PARENT_SCOPE)
 endfunction()
 
-chariot(0 datagen -o ${WORK}/d.bin --games 60 --nodes 500 --seed 5 --concurrency 2 --quiet)
+chariot(0 datagen -o ${WORK}/d.bin --games 30 --nodes 300 --seed 5 --concurrency 2 --quiet)
 set(train --batch 256 --threads 2 --seed 3 --val 0.05)
 chariot(0 train ${WORK}/d.bin -o ${WORK}/a.nnue --epochs 6 ${train})
 set(log "${last_err}")

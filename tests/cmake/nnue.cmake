@@ -6,7 +6,8 @@ target_link_libraries(test_nnue PRIVATE xq_eval xq_board xq_testlib m)
 add_test(NAME nnue_unit COMMAND test_nnue)
 set_tests_properties(nnue_unit PROPERTIES LABELS unit)
 
-add_executable(test_dgformat ${CMAKE_CURRENT_SOURCE_DIR}/test_dgformat.c ${CMAKE_SOURCE_DIR}/engine/dgformat.c)
+add_executable(test_dgformat ${CMAKE_CURRENT_SOURCE_DIR}/test_dgformat.c ${CMAKE_SOURCE_DIR}/engine/dgformat.c
+               ${CHARIOT_OS_SRC})
 target_include_directories(test_dgformat PRIVATE ${CMAKE_SOURCE_DIR}/engine)
 target_link_libraries(test_dgformat PRIVATE xq_board xq_testlib)
 add_test(NAME dgformat_unit COMMAND test_dgformat ${CMAKE_CURRENT_BINARY_DIR})
