@@ -467,11 +467,13 @@ int cmd_train(int argc, char **argv)
             const bool line_due = !tty && (now - last_line) * 1000 >= TR_LOG_LINE_MS;
             if (!cfg.quiet && ((tty && (now - last_report) * 1000 >= TR_PROGRESS_MS) || line_due)) {
                 const double pps = (double)batches_run * cfg.batch / (now - t0);
-                char eta[32];
+                char eta[32], vtext[40] = "";
                 tr_duration((double)(total_batches - batches_run) * (now - t0) / (double)batches_run, eta, sizeof eta);
-                fprintf(stderr, "%strain: epoch %d/%d %3.0f%%, %.0f positions/s, loss %.6f, validation %.6f, ETA %s%s",
+                if (!isnan(last_val))
+                    snprintf(vtext, sizeof vtext, ", validation %.6f", last_val);
+                fprintf(stderr, "%strain: epoch %d/%d %3.0f%%, %.0f positions/s, loss %.6f%s, ETA %s%s",
                         tty ? "\r" : "", epoch + 1, cfg.epochs, 100.0 * (double)(b + 1) / (double)batches, pps,
-                        loss_sum / (double)seen, last_val, eta, tty ? "   " : "\n");
+                        loss_sum / (double)seen, vtext, eta, tty ? "   " : "\n");
                 fflush(stderr);
                 last_report = now;
                 if (line_due)
