@@ -54,15 +54,29 @@ mkdir -p "$OUT" || exit 1
 OUT=$(cd "$OUT" && pwd)
 ENGINE=$(cd "$(dirname "$ENGINE")" && pwd)/$(basename "$ENGINE")
 
-# XBoard's common arguments: no settings file read or written, debug log on.
-xboard_run() { # LOG TIMEOUT_S ARGS...
-    local log=$1 limit=$2
-    shift 2
-    timeout -k 10 "$limit" xvfb-run -a xboard -settingsFile /dev/null -saveSettingsOnExit false \
+# Runs XBoard (no settings file read or written, debug log on) in a process
+# group of its own, until it exits, TIMEOUT_S passes, or DONE (a pattern,
+# may be empty) shows in its log; prints its exit status (124: stopped).
+xboard_run() { # LOG TIMEOUT_S DONE ARGS...
+    local log=$1 limit=$2 done=$3 pid rc
+    shift 3
+    setsid timeout -k 10 "$limit" xvfb-run -a xboard -settingsFile /dev/null -saveSettingsOnExit false \
         -variant xiangqi -fcp "$ENGINE" -fd "$OUT" -xexit -popupMoveErrors false \
         -smpCores 1 -defaultHashSize 16 -debug -nameOfDebugFile "$log" "$@" \
-        >"$log.stdout" 2>&1
-    echo $?
+        >"$log.stdout" 2>&1 &
+    pid=$!
+    while [ -n "$done" ] && kill -0 "$pid" 2>/dev/null; do
+        if grep -q -- "$done" "$log" 2>/dev/null; then
+            sleep 3
+            kill -TERM -- "-$pid" 2>/dev/null
+            break
+        fi
+        sleep 1
+    done
+    wait "$pid"
+    rc=$?
+    [ -n "$done" ] && grep -q -- "$done" "$log" 2>/dev/null && rc=124
+    echo $rc
 }
 
 tally() {
@@ -123,7 +137,7 @@ games() {
     rm -f "$OUT/games.pgn" "$OUT/xboard.debug"
     echo "xboard: $GAMES games, $TC + $INC s, pondering, Chariot ($ENGINE) v $OPPONENT; output in $OUT"
     local rc
-    rc=$(xboard_run "$OUT/xboard.debug" $((GAMES * GAME_BUDGET_S + 60)) \
+    rc=$(xboard_run "$OUT/xboard.debug" $((GAMES * GAME_BUDGET_S + 60)) "" \
         -scp "$OPPONENT" -sd "$OUT" -tc "$TC" -inc "$INC" -ponder -autoflag \
         -mg "$GAMES" -saveGameFile "$OUT/games.pgn")
     echo "xboard exit status $rc (124: killed at the time budget)"
@@ -149,7 +163,8 @@ for line in open(log, encoding="latin-1"):
         elif cmd.startswith("setboard "):
             cur = (cmd[9:], [])
         elif cmd.startswith("usermove ") and cur is not None:
-            cur = (cur[0], cur[1] + [cmd[9:]])
+            # XBoard logs the command word and the move as two writes.
+            cur = (cur[0], cur[1] + [cmd.split()[-1]])
         elif cmd == "undo" and cur is not None and cur[1]:
             cur = (cur[0], cur[1][:-1])
         if cur is not prev:
@@ -197,8 +212,8 @@ EOF
 
 analyze() {
     # Two openings, given as coordinate moves (XBoard reads them in PGN).
-    local openings=("h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b0c2 a9b9 a0b0 c6c5 b2b6 b7b3 g3g4 g6g5 b6c6"
-        "c3c4 b9c7 b0c2 g6g5 h0g2 h9g7 i0h0 i9h9 b2b6 h7h3 g2f4 h3c3 h0h9 g7h9 f4e6")
+    local openings=("h2e2 h9g7 h0g2 i9h9 i0h0 b9c7 b0c2 a9b9 a0b0 c6c5 b2b6 b7a7 g3g4 g6g5 b6c6"
+        "c3c4 b9c7 b0c2 g6g5 h0g2 h9g7 i0h0 i9h9 b2b6 h7h3 c2d4 c9e7 a0a1 a9a8 a1d1")
     local status=0 i
     for i in $(seq 1 "$SESSIONS"); do
         local moves=${openings[$(((i - 1) % ${#openings[@]}))]} pgn="$OUT/analysis$i.pgn" n=0 text="" m
@@ -210,9 +225,9 @@ analyze() {
         printf '[Event "analysis %d"]\n[Variant "xiangqi"]\n[Result "*"]\n\n%s *\n' "$i" "$text" >"$pgn"
         echo "analysis session $i: $n moves, $STEP s each"
         local rc
-        rc=$(xboard_run "$OUT/analysis$i.debug" $((n * STEP + 60)) -initialMode AnalyzeFile \
+        rc=$(xboard_run "$OUT/analysis$i.debug" $((n * STEP + 60)) ">first *: exit" -initialMode AnalyzeFile \
             -loadGameFile "$pgn" -timeDelay "$STEP")
-        echo "xboard exit status $rc"
+        echo "xboard exit status $rc (124: stopped after the analysis ended)"
         grep -c ">first *: usermove" "$OUT/analysis$i.debug" | sed 's/^/  usermoves sent: /'
         grep -c ">first *: exit" "$OUT/analysis$i.debug" | sed 's/^/  exit sent: /'
         check_pvs "$OUT/analysis$i.debug" || status=1
