@@ -352,7 +352,7 @@ static void group_ping(void)
         drv_mark(&e);
         drv_send(&e, i == 0 ? "usermove h2e2" : "go");
         drv_send(&e, "ping %d", 10 + i);
-        char want[16];
+        char want[32];
         snprintf(want, sizeof want, "pong %d", 10 + i);
         CHECK(drv_expect(&e, want, NULL, 0, DRV_TIMEOUT));
         CHECK_EQ_INT(drv_count(&e, "move"), 1);
@@ -470,7 +470,7 @@ static int analysis_lines(Engine *e, const Game *g, int ping)
 {
     drv_sleep_ms(150);
     drv_send(e, "ping %d", ping);
-    char line[DRV_LINE], want[16];
+    char line[DRV_LINE], want[32];
     snprintf(want, sizeof want, "pong %d", ping);
     int n = 0;
     while (drv_getline(e, line, sizeof line, DRV_TIMEOUT) == 1 && strcmp(line, want) != 0) {
