@@ -25,8 +25,9 @@ typedef struct Game {
 
 static void game_reset(Game *g, const char *fen)
 {
-    if (!board_from_fen(&g->b, fen ? fen : BOARD_START_FEN, NULL, 0))
-        fprintf(stderr, "  bad test FEN '%s'\n", fen);
+    const char *text = fen ? fen : BOARD_START_FEN;
+    if (!board_from_fen(&g->b, text, NULL, 0))
+        fprintf(stderr, "  bad test FEN '%s'\n", text);
     g->moves[0] = '\0';
 }
 
