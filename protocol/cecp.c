@@ -419,12 +419,14 @@ static void start_analysis(Cecp *c)
     start_search(c, SEARCH_ANALYZE, c->sv->pos, &c->limits);
 }
 
-/* Lets a running game search finish and play its move (options may wait for
- * it, as the protocol allows), then stops pondering or analysis. */
+/* Before an option changes: a running game search moves now (the protocol
+ * allows a move on any command, the command running right after it), and
+ * pondering or analysis stops. */
 static void settle(Cecp *c)
 {
     Server *sv = c->sv;
     if (kind_of(c) == SEARCH_GAME) {
+        searcher_stop(sv->searcher);
         pthread_mutex_lock(&sv->lock);
         while (!c->result_ready)
             pthread_cond_wait(&c->wake, &sv->lock);
