@@ -620,8 +620,10 @@ static bool match_engine_turn(const MatchGameConfig *cfg, MatchGame *g, MatchPla
             int64_t stop_deadline = deadline >= 0 ? deadline : t0 + cfg->handshake_ms;
             st = match_ponder_cancel(cfg, e, pd, stop_deadline, &eng[!side], op);
             if (st == CLIENT_TIMEOUT) {
+                int64_t waited = client_now_ms() - t0;
+                g->side[side].time_ms += waited;
                 match_finish(g, MATCH_END_TIME, side, "%s's engine stalls (no answer to stop after %lld ms)",
-                             SIDE_NAME[side], (long long)(client_now_ms() - t0));
+                             SIDE_NAME[side], (long long)waited);
                 return false;
             }
             /* the engine learns what the stop cost its clock */
