@@ -542,22 +542,15 @@ static void match_ponder_start(const MatchGameConfig *cfg, const MatchGame *g, M
     p->info = MATCH_NO_INFO;
 }
 
-/* A missed ponder search: `stop`, its answer discarded, then `isready` so
- * that nothing it said before reaches the next search. */
-static ClientStatus match_ponder_cancel(const MatchGameConfig *cfg, ClientEngine *e, MatchPonder *p,
-                                        int64_t deadline, ClientEngine *other, MatchPonder *op)
+/* A missed ponder search: `stop` and `isready`, and its answer and all
+ * before `readyok` discarded, so that nothing it said reaches the next
+ * search. An engine that answered early needs no stop. */
+static ClientStatus match_ponder_cancel(const MatchGameConfig *cfg, ClientEngine *e, const MatchPonder *p,
+                                        int64_t deadline)
 {
     if (p->gone)
         return CLIENT_EOF;
-    if (!p->answered) {
-        ClientBestMove best;
-        ClientSearchInfo info = MATCH_NO_INFO;
-        client_send(e, "stop");
-        ClientStatus st = match_wait_answer(cfg, e, deadline, &best, &info, other, op);
-        if (st != CLIENT_OK)
-            return st;
-    }
-    return client_sync(e, deadline, cfg->stop);
+    return client_stop_sync(e, !p->answered, deadline, cfg->stop);
 }
 
 /* The game is over: a ponder search still running is stopped and its answer
@@ -567,10 +560,7 @@ static void match_ponder_end(ClientEngine *e, MatchPonder *p)
     if (!p->active || p->answered || p->gone || e->proc.id == 0 || e->eof)
         return;
     p->active = false;
-    ClientBestMove best;
-    ClientSearchInfo info = MATCH_NO_INFO;
-    if (client_send(e, "stop"))
-        client_wait_bestmove(e, client_now_ms() + MATCH_PONDER_END_MS, NULL, &best, &info);
+    client_stop_sync(e, true, client_now_ms() + MATCH_PONDER_END_MS, NULL);
 }
 
 /* One engine move: position, banmoves, go, wait, judge (or, for an engine
@@ -618,12 +608,16 @@ static bool match_engine_turn(const MatchGameConfig *cfg, MatchGame *g, MatchPla
             }
         } else {
             int64_t stop_deadline = deadline >= 0 ? deadline : t0 + cfg->handshake_ms;
-            st = match_ponder_cancel(cfg, e, pd, stop_deadline, &eng[!side], op);
+            st = match_ponder_cancel(cfg, e, pd, stop_deadline);
             if (st == CLIENT_TIMEOUT) {
                 int64_t waited = client_now_ms() - t0;
                 g->side[side].time_ms += waited;
-                match_finish(g, MATCH_END_TIME, side, "%s's engine stalls (no answer to stop after %lld ms)",
-                             SIDE_NAME[side], (long long)waited);
+                if (deadline >= 0)
+                    match_finish(g, MATCH_END_TIME, side, "%s loses on time (no answer to stop after %lld ms)",
+                                 SIDE_NAME[side], (long long)waited);
+                else
+                    match_finish(g, MATCH_END_TIME, side, "%s's engine stalls (no answer to stop within %lld ms)",
+                                 SIDE_NAME[side], (long long)waited);
                 return false;
             }
             /* the engine learns what the stop cost its clock */

@@ -586,6 +586,25 @@ ClientStatus client_sync(ClientEngine *e, int64_t deadline_ms, const volatile si
     return st;
 }
 
+ClientStatus client_stop_sync(ClientEngine *e, bool send_stop, int64_t deadline_ms,
+                              const volatile sig_atomic_t *stop)
+{
+    if ((send_stop && !client_send(e, "stop")) || !client_send(e, "isready"))
+        return CLIENT_EOF;
+    bool answered = !send_stop, ready = false;
+    char line[CLIENT_LINE_MAX];
+    while (!answered || !ready) {
+        ClientStatus st = client_read_line(e, line, sizeof line, deadline_ms, stop);
+        if (st != CLIENT_OK)
+            return st;
+        if (client_starts_word(line, "readyok"))
+            ready = true;
+        else if (client_starts_word(line, "bestmove") || client_starts_word(line, "nobestmove"))
+            answered = true;
+    }
+    return CLIENT_OK;
+}
+
 /* ------------------------------------------------------------- playing */
 
 static bool client_rank1(const ClientEngine *e)

@@ -167,6 +167,12 @@ bool client_enable_ponder(ClientEngine *e);
 bool client_new_game(ClientEngine *e);
 /* Sends `isready` and waits for `readyok`. */
 ClientStatus client_sync(ClientEngine *e, int64_t deadline_ms, const volatile sig_atomic_t *stop);
+/* Ends a search that is not wanted (a missed ponder search): `stop` (when
+ * send_stop) and `isready` in one go, then reads until both its answer and
+ * `readyok` have come, in either order (an engine may say readyok before
+ * the stopped search's bestmove), and discards them and all between. */
+ClientStatus client_stop_sync(ClientEngine *e, bool send_stop, int64_t deadline_ms,
+                              const volatile sig_atomic_t *stop);
 
 /* `position startpos|fen FEN [moves ...]`; moves in ICCS (ranks 0..9), they
  * are translated for UCI10. fen NULL means startpos. */

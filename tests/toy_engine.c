@@ -2,7 +2,7 @@
  *
  * usage: toy_engine [--proto ucci|uci|both] [--mode MODE] [--after N] [--delay MS]
  *                   [--script m1,m2,...] [--seed S] [--usemillisec] [--log FILE] [--name NAME]
- *                   [--ponder [--ponder-miss K] [--ponder-early] [--ponder-stall]]
+ *                   [--ponder [--ponder-miss K] [--ponder-early] [--ponder-stall] [--ponder-late-stop]]
  * Modes (the first N moves are random, see --after):
  *   random   a random legal move that is not banned (default)
  *   illegal  from move N+1 on, a well-formed but illegal move
@@ -19,7 +19,9 @@
  * the move a toy with the same --seed plays in reply (so two such toys always
  * guess right), except every K-th hint with --ponder-miss K, which is another
  * legal move. `go ponder` is answered at `ponderhit` or `stop` (at once with
- * --ponder-early, never to `stop` with --ponder-stall). */
+ * --ponder-early, never to `stop` with --ponder-stall, and with
+ * --ponder-late-stop only after the `readyok` of the next `isready`, as an
+ * engine whose search thread answers after its input thread). */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdarg.h>
@@ -49,6 +51,8 @@ typedef struct Toy {
     int ponder_miss;   /* every K-th hint is wrong; 0 never */
     bool ponder_early; /* answers `go ponder` at once */
     bool ponder_stall; /* never answers `stop` while pondering */
+    bool ponder_late_stop; /* answers a stopped ponder search after the next readyok */
+    bool stopping;     /* such an answer is due */
     int hints;
     bool pondering;    /* a `go ponder` waits for ponderhit or stop */
     char held[2][256]; /* its answer: an info line and the bestmove */
@@ -296,6 +300,8 @@ int main(int argc, char **argv)
             t->ponder_early = true;
         else if (strcmp(a, "--ponder-stall") == 0)
             t->ponder_stall = true;
+        else if (strcmp(a, "--ponder-late-stop") == 0)
+            t->ponder_late_stop = true;
         else {
             fprintf(stderr, "toy_engine: unknown argument %s\n", a);
             return 2;
@@ -334,6 +340,10 @@ int main(int argc, char **argv)
             toy_out("uciok");
         } else if (strcmp(line, "isready") == 0) {
             toy_out("readyok");
+            if (t->stopping) {
+                t->stopping = false;
+                toy_release(t);
+            }
         } else if (strncmp(line, "position ", 9) == 0) {
             toy_position(t, line);
         } else if (strncmp(line, "banmoves", 8) == 0) {
@@ -346,7 +356,9 @@ int main(int argc, char **argv)
             if (t->pondering)
                 toy_release(t);
         } else if (strcmp(line, "stop") == 0) {
-            if (t->pondering && !t->ponder_stall)
+            if (t->pondering && t->ponder_late_stop)
+                t->stopping = true;
+            else if (t->pondering && !t->ponder_stall)
                 toy_release(t);
             else if (!t->pondering && !t->uci)
                 toy_out("nobestmove"); /* UCCI: a stop in the idle state */
