@@ -67,7 +67,7 @@ static void match_usage(FILE *f)
     fputs("usage: chariot match -engine name=N cmd=PATH [key=value ...] -engine ... [options]\n"
           "engine keys (also after -each, which applies to every engine; an engine's own keys win):\n"
           "  name=N cmd=CMD [arg=A ...] [dir=D] [proto=ucci|uci|uci10|fsf|auto]\n"
-          "  [option.X=Y ...] [tc=10+0.1 | tc=40/60 | st=0.5] [depth=N] [nodes=N]\n"
+          "  [option.X=Y ...] [tc=10+0.1 | tc=40/60 | st=0.5] [depth=N] [nodes=N] [ponder=true]\n"
           "options:\n"
           "  -openings file=F [order=sequential|random] [seed=S] [start=N]   (default: built-in 60 FENs)\n"
           "  -openings book=BOOK.DAT [plies=N]   every book line N plies deep (default 6)\n"
@@ -147,6 +147,15 @@ static bool match_player_key(MatchPlayer *p, const char *tok, char *err, size_t 
             return false;
         }
         p->tc.depth = (int)n;
+    } else if (KEY("ponder")) {
+        if (strcmp(v, "true") == 0 || strcmp(v, "on") == 0)
+            p->ponder = true;
+        else if (strcmp(v, "false") == 0 || strcmp(v, "off") == 0)
+            p->ponder = false;
+        else {
+            snprintf(err, errlen, "bad ponder '%s' (true or false)", v);
+            return false;
+        }
     } else if (KEY("nodes")) {
         if (!cli_parse_ll(v, 1, (long long)1e15, &n)) {
             snprintf(err, errlen, "bad nodes '%s'", v);
@@ -684,9 +693,13 @@ static bool match_fingerprint_as(const MatchRunner *r, int games, char **json, c
         }
         fprintf(f,
                 "], \"limits\": {\"base_ms\": %lld, \"inc_ms\": %lld, \"moves\": %d, \"movetime_ms\": %lld, "
-                "\"depth\": %d, \"nodes\": %lld}}",
+                "\"depth\": %d, \"nodes\": %lld}",
                 (long long)p->tc.base_ms, (long long)p->tc.inc_ms, p->tc.moves, (long long)p->tc.movetime_ms,
                 p->tc.depth, (long long)p->tc.nodes);
+        /* only when on, so that the fingerprints of matches without it stay as they were */
+        if (p->ponder)
+            fputs(", \"ponder\": true", f);
+        fputc('}', f);
     }
     fputs("], \"openings\": {\"file\": ", f);
     if (cfg->openings_file[0])
@@ -1107,8 +1120,8 @@ int cmd_match(int argc, char **argv)
         printf("Shard %d/%d: %d of the %d games, %d to play (configuration %s)\n", cfg->shard_index,
                cfg->shard_count, r->shard_games, r->total_games, r->job_count, r->config_hash);
     for (int i = 0; i < cfg->player_count; i++)
-        printf("  %s: %s [%s, %s]\n", cfg->players[i].name, cfg->players[i].cmd,
-               client_proto_name(cfg->players[i].proto), sum->tc_text[i]);
+        printf("  %s: %s [%s, %s%s]\n", cfg->players[i].name, cfg->players[i].cmd,
+               client_proto_name(cfg->players[i].proto), sum->tc_text[i], cfg->players[i].ponder ? ", ponder" : "");
     if (cfg->sprt.on && sum->finished > 0)
         match_summary_print_sprt(sum);
     fflush(stdout);

@@ -48,6 +48,7 @@ typedef struct MatchPlayer {
     MatchOption options[MATCH_MAX_OPTIONS];
     int option_count;
     MatchTc tc;
+    bool ponder; /* ponder=true: thinks on the opponent's clock (`go ponder`, then `ponderhit` or `stop`) */
 } MatchPlayer;
 
 /* Parses "10+0.1", "40/60", "40/60+1", "1:30+1", "inf"; false when malformed.
@@ -155,6 +156,8 @@ typedef struct MatchSideStats {
     int64_t node_time_ms; /* wall time of those moves */
     int64_t time_ms;    /* all thinking time */
     double cpu_seconds; /* CPU time of the engine process */
+    int ponders;        /* ponder searches that met the opponent's move */
+    int ponder_hits;    /* of those, the ones it had guessed */
 } MatchSideStats;
 
 typedef struct MatchGame {
@@ -320,6 +323,7 @@ typedef struct MatchTotals {
     int64_t depth_sum, depth_count, nodes, node_time_ms, think_ms, moves;
     int64_t depth_hist[MATCH_DEPTH_BINS];
     double cpu_seconds;
+    int64_t ponders, ponder_hits;
 } MatchTotals;
 
 /* Everything the final table, the SPRT and the JSON are computed from. A live

@@ -12,6 +12,11 @@ enum { MATCH_AUTO_PROBE_MS = 2000 };
 enum { MATCH_QUIT_GRACE_MS = 300 };
 /* Keep this many history entries free before compacting the board history. */
 enum { MATCH_HIST_SLACK = 16 };
+/* While one engine thinks, the runner reads the other's ponder output this
+ * often, so a talkative ponder search never fills its pipe. */
+enum { MATCH_PONDER_DRAIN_MS = 50 };
+/* Time a pondering engine gets to answer `stop` once the game is over. */
+enum { MATCH_PONDER_END_MS = 1000 };
 
 static const char *const SIDE_NAME[2] = {"Red", "Black"};
 
@@ -249,6 +254,9 @@ static bool match_open_engine(ClientEngine *e, const MatchPlayer *p, ClientProto
     int64_t deadline = client_now_ms() + cfg->handshake_ms;
     ClientStatus st = client_handshake(e, proto, cfg->handshake_ms, MATCH_AUTO_PROBE_MS, cfg->stop);
     if (st == CLIENT_OK) {
+        /* before the user's options, so that option.Ponder=false still wins */
+        if (p->ponder)
+            client_enable_ponder(e);
         for (int i = 0; i < p->option_count; i++)
             client_set_option(e, p->options[i].name, p->options[i].value);
         client_finish_options(e);
@@ -342,6 +350,19 @@ static bool match_adjudicate(MatchGame *g, const MatchAdjudication *adj, MatchAd
     return false;
 }
 
+/* One engine's ponder search: started after its own move on the reply it
+ * expects, resolved at its next turn by `ponderhit` or `stop`. */
+typedef struct MatchPonder {
+    char hint[5];          /* the `ponder` move of its last answer; "" for none */
+    bool active;           /* a `go ponder` runs */
+    Move guess;            /* the opponent's move it ponders on */
+    int64_t started_ms;    /* when `go ponder` went out */
+    bool answered;         /* it answered before `ponderhit` or `stop` */
+    bool gone;             /* its output ended while it pondered */
+    ClientBestMove early;  /* that early answer */
+    ClientSearchInfo info; /* what the ponder search reported so far */
+} MatchPonder;
+
 typedef struct MatchPlayState {
     Board *board;
     char base_fen[MATCH_FEN_MAX]; /* position after the last capture (or the start) */
@@ -349,7 +370,11 @@ typedef struct MatchPlayState {
     int base_ply;                 /* index in g->moves of the first move after it */
     char (*iccs)[5];              /* the game's moves as text */
     int iccs_cap;
+    MatchPonder ponder[2];
 } MatchPlayState;
+
+static const ClientSearchInfo MATCH_NO_INFO = {.depth = 0, .has_score = false, .score = 0, .nodes = -1,
+                                               .time_ms = -1, .nps = -1};
 
 static bool match_state_push_text(MatchPlayState *ps, int index, Move m)
 {
@@ -382,7 +407,164 @@ static bool match_apply(MatchGame *g, MatchPlayState *ps, const MatchMoveRecord 
     return true;
 }
 
-/* One engine move: position, banmoves, go, wait, judge. Returns false when the game ended. */
+/* `position`: the FEN after the last capture and the moves since (every
+ * position a repetition can involve, and a short line), plus `extra` if given. */
+static void match_send_position(ClientEngine *e, const MatchGame *g, const MatchPlayState *ps, const char *extra)
+{
+    const char *moves[MATCH_PGN_MOVES_MAX + 1];
+    int count = 0;
+    for (int i = ps->base_ply; i < g->plies && count < MATCH_PGN_MOVES_MAX; i++)
+        moves[count++] = ps->iccs[i];
+    if (extra)
+        moves[count++] = extra;
+    client_position(e, ps->base_startpos ? NULL : ps->base_fen, moves, count);
+}
+
+/* `banmoves`: the moves that would lose by perpetual check or chase in b. */
+static void match_send_banmoves(const MatchGameConfig *cfg, ClientEngine *e, Board *b)
+{
+    if (!cfg->banmoves || !e->ucci_mode)
+        return;
+    Move banned[MAX_MOVES];
+    int n = match_banned_moves(b, banned, MAX_MOVES);
+    if (n == 0)
+        return;
+    char text[MAX_MOVES][5];
+    const char *ptr[MAX_MOVES];
+    for (int i = 0; i < n; i++) {
+        move_to_iccs(banned[i], text[i]);
+        ptr[i] = text[i];
+    }
+    client_banmoves(e, ptr, n);
+}
+
+/* The limits of side's next search and its clocks; returns its budget in ms
+ * (the clock or the fixed time), or -1 when only depth or nodes limit it. */
+static int64_t match_limits(const MatchGameConfig *cfg, const MatchClock clock[2], int side, ClientGo *go)
+{
+    const MatchTc *tc = &cfg->player[side]->tc;
+    memset(go, 0, sizeof *go);
+    go->side = side;
+    go->own_time = go->opp_time = -1;
+    go->movetime = -1;
+    int64_t budget = -1;
+    if (clock[side].on) {
+        const MatchTc *otc = &cfg->player[!side]->tc;
+        go->own_time = clock[side].left > 0 ? clock[side].left : 0;
+        go->own_inc = tc->inc_ms;
+        go->own_movestogo = tc->moves > 0 ? clock[side].moves_left : 0;
+        if (clock[!side].on) {
+            go->opp_time = clock[!side].left > 0 ? clock[!side].left : 0;
+            go->opp_inc = otc->inc_ms;
+            go->opp_movestogo = otc->moves > 0 ? clock[!side].moves_left : 0;
+        } else {
+            go->opp_time = go->own_time;
+            go->opp_inc = go->own_inc;
+            go->opp_movestogo = go->own_movestogo;
+        }
+        budget = clock[side].left;
+    } else if (tc->movetime_ms >= 0) {
+        go->movetime = tc->movetime_ms;
+        budget = tc->movetime_ms;
+    }
+    go->depth = tc->depth;
+    go->nodes = tc->nodes;
+    return budget;
+}
+
+/* Reads what a pondering engine said meanwhile: an early answer is kept for
+ * its turn, a closed output noted. */
+static void match_ponder_drain(MatchPonder *p, ClientEngine *e)
+{
+    if (!p->active || p->answered || p->gone)
+        return;
+    ClientBestMove best;
+    ClientStatus st = client_poll_bestmove(e, &best, &p->info);
+    if (st == CLIENT_OK) {
+        p->answered = true;
+        p->early = best;
+    } else if (st == CLIENT_EOF || st == CLIENT_ERROR) {
+        p->gone = true;
+    }
+}
+
+/* Waits for e's answer; meanwhile drains the other engine if it ponders. */
+static ClientStatus match_wait_answer(const MatchGameConfig *cfg, ClientEngine *e, int64_t deadline,
+                                      ClientBestMove *best, ClientSearchInfo *info, ClientEngine *other,
+                                      MatchPonder *op)
+{
+    for (;;) {
+        match_ponder_drain(op, other);
+        if (!op->active || op->answered || op->gone)
+            return client_wait_bestmove(e, deadline, cfg->stop, best, info);
+        int64_t slice = client_now_ms() + MATCH_PONDER_DRAIN_MS;
+        bool last = deadline >= 0 && deadline <= slice;
+        ClientStatus st = client_wait_bestmove(e, last ? deadline : slice, cfg->stop, best, info);
+        if (st != CLIENT_TIMEOUT || last)
+            return st;
+    }
+}
+
+/* After side's move, when the game goes on: if side ponders and named a
+ * legal reply that does not end the game, it searches the position after
+ * that reply with `go ponder` and the clocks it will have then (its own
+ * stands still while the opponent thinks). */
+static void match_ponder_start(const MatchGameConfig *cfg, const MatchGame *g, MatchPlayState *ps,
+                               ClientEngine eng[2], const MatchClock clock[2], int side)
+{
+    MatchPonder *p = &ps->ponder[side];
+    Move guess = p->hint[0] ? move_from_iccs(p->hint) : MOVE_NONE;
+    p->hint[0] = '\0';
+    Board *b = ps->board;
+    if (!cfg->player[side]->ponder || guess == MOVE_NONE || !board_is_legal(b, guess))
+        return;
+    char text[5];
+    move_to_iccs(guess, text);
+    ClientEngine *e = &eng[side];
+    board_make(b, guess);
+    GameReason why;
+    bool over = board_game_result(b, &why) != RESULT_NONE;
+    if (!over) {
+        match_send_position(e, g, ps, text);
+        match_send_banmoves(cfg, e, b);
+    }
+    board_unmake(b);
+    if (over)
+        return;
+    ClientGo go;
+    match_limits(cfg, clock, side, &go);
+    go.ponder = true;
+    client_go(e, &go);
+    p->active = true;
+    p->guess = guess;
+    p->started_ms = client_now_ms();
+    p->answered = p->gone = false;
+    p->info = MATCH_NO_INFO;
+}
+
+/* A missed ponder search: `stop` and `isready`, and its answer and all
+ * before `readyok` discarded, so that nothing it said reaches the next
+ * search. An engine that answered early needs no stop. */
+static ClientStatus match_ponder_cancel(const MatchGameConfig *cfg, ClientEngine *e, const MatchPonder *p,
+                                        int64_t deadline)
+{
+    if (p->gone)
+        return CLIENT_EOF;
+    return client_stop_sync(e, !p->answered, deadline, cfg->stop);
+}
+
+/* The game is over: a ponder search still running is stopped and its answer
+ * read, before the engine is told to quit. */
+static void match_ponder_end(ClientEngine *e, MatchPonder *p)
+{
+    if (!p->active || p->answered || p->gone || e->proc.id == 0 || e->eof)
+        return;
+    p->active = false;
+    client_stop_sync(e, true, client_now_ms() + MATCH_PONDER_END_MS, NULL);
+}
+
+/* One engine move: position, banmoves, go, wait, judge (or, for an engine
+ * that pondered, ponderhit or stop first). Returns false when the game ended. */
 static bool match_engine_turn(const MatchGameConfig *cfg, MatchGame *g, MatchPlayState *ps, ClientEngine eng[2],
                               MatchClock clock[2], MatchAdjState *adj)
 {
@@ -390,67 +572,73 @@ static bool match_engine_turn(const MatchGameConfig *cfg, MatchGame *g, MatchPla
     int side = b->side;
     ClientEngine *e = &eng[side];
     const MatchTc *tc = &cfg->player[side]->tc;
+    MatchPonder *pd = &ps->ponder[side], *op = &ps->ponder[!side];
 
-    /* 1. The position since the last capture: every position a repetition
-     *    can involve, and a short line. */
-    const char *moves[MATCH_PGN_MOVES_MAX];
-    int count = 0;
-    for (int i = ps->base_ply; i < g->plies && count < MATCH_PGN_MOVES_MAX; i++)
-        moves[count++] = ps->iccs[i];
-    client_position(e, ps->base_startpos ? NULL : ps->base_fen, moves, count);
-
-    /* 2. Moves that would lose by perpetual check or chase. */
-    if (cfg->banmoves && e->ucci_mode) {
-        Move banned[MAX_MOVES];
-        int n = match_banned_moves(b, banned, MAX_MOVES);
-        if (n > 0) {
-            char text[MAX_MOVES][5];
-            const char *ptr[MAX_MOVES];
-            for (int i = 0; i < n; i++) {
-                move_to_iccs(banned[i], text[i]);
-                ptr[i] = text[i];
-            }
-            client_banmoves(e, ptr, n);
-        }
-    }
-
-    /* 3. The limits and the clocks. */
+    /* 1. The limits and the clocks. The clock runs from t0 on. */
     ClientGo go;
-    memset(&go, 0, sizeof go);
-    go.side = side;
-    go.own_time = go.opp_time = -1;
-    go.movetime = -1;
-    int64_t budget = -1;
-    if (clock[side].on) {
-        const MatchTc *otc = &cfg->player[!side]->tc;
-        go.own_time = clock[side].left > 0 ? clock[side].left : 0;
-        go.own_inc = tc->inc_ms;
-        go.own_movestogo = tc->moves > 0 ? clock[side].moves_left : 0;
-        if (clock[!side].on) {
-            go.opp_time = clock[!side].left > 0 ? clock[!side].left : 0;
-            go.opp_inc = otc->inc_ms;
-            go.opp_movestogo = otc->moves > 0 ? clock[!side].moves_left : 0;
-        } else {
-            go.opp_time = go.own_time;
-            go.opp_inc = go.own_inc;
-            go.opp_movestogo = go.own_movestogo;
-        }
-        budget = clock[side].left;
-    } else if (tc->movetime_ms >= 0) {
-        go.movetime = tc->movetime_ms;
-        budget = tc->movetime_ms;
-    }
-    go.depth = tc->depth;
-    go.nodes = tc->nodes;
-
-    /* 4. Think. The deadline is the budget plus the grace margin. */
-    ClientSearchInfo info = {.depth = 0, .has_score = false, .score = 0, .nodes = -1, .time_ms = -1, .nps = -1};
+    int64_t budget = match_limits(cfg, clock, side, &go);
+    ClientSearchInfo info = MATCH_NO_INFO;
     ClientBestMove best;
+    memset(&best, 0, sizeof best);
+    ClientStatus st = CLIENT_OK;
     int64_t t0 = client_now_ms();
-    client_go(e, &go);
-    int64_t deadline = budget >= 0 ? t0 + (budget > 0 ? budget : 0) + cfg->timemargin_ms : -1;
-    ClientStatus st = client_wait_bestmove(e, deadline, cfg->stop, &best, &info);
-    int64_t elapsed = client_now_ms() - t0;
+    int64_t node_t0 = t0;
+    int64_t deadline = budget >= 0 ? t0 + budget + cfg->timemargin_ms : -1;
+    bool searched = false;
+
+    /* 2. A ponder search meets the move played: a hit goes on as this
+     *    move's search, its time counted from the ponderhit; a miss is
+     *    stopped, on this move's clock, and a new search starts. */
+    if (pd->active) {
+        pd->active = false;
+        g->side[side].ponders++;
+        match_ponder_drain(pd, e);
+        if (g->moves[g->plies - 1].move == pd->guess) {
+            g->side[side].ponder_hits++;
+            searched = true;
+            info = pd->info;
+            node_t0 = pd->started_ms;
+            if (pd->gone) {
+                st = CLIENT_EOF;
+            } else if (pd->answered) {
+                best = pd->early;
+            } else {
+                client_send(e, "ponderhit");
+                st = match_wait_answer(cfg, e, deadline, &best, &info, &eng[!side], op);
+            }
+        } else {
+            int64_t stop_deadline = deadline >= 0 ? deadline : t0 + cfg->handshake_ms;
+            st = match_ponder_cancel(cfg, e, pd, stop_deadline);
+            if (st == CLIENT_TIMEOUT) {
+                int64_t waited = client_now_ms() - t0;
+                g->side[side].time_ms += waited;
+                if (deadline >= 0)
+                    match_finish(g, MATCH_END_TIME, side, "%s loses on time (no answer to stop after %lld ms)",
+                                 SIDE_NAME[side], (long long)waited);
+                else
+                    match_finish(g, MATCH_END_TIME, side, "%s's engine stalls (no answer to stop within %lld ms)",
+                                 SIDE_NAME[side], (long long)waited);
+                return false;
+            }
+            /* the engine learns what the stop cost its clock */
+            int64_t used = client_now_ms() - t0;
+            if (go.own_time >= 0)
+                go.own_time = go.own_time > used ? go.own_time - used : 0;
+            else if (go.movetime >= 0)
+                go.movetime = go.movetime > used ? go.movetime - used : 1;
+        }
+    }
+
+    /* 3. Otherwise the position, the moves that would lose by perpetual
+     *    check or chase, and go. The deadline is the budget plus the margin. */
+    if (!searched && st == CLIENT_OK) {
+        match_send_position(e, g, ps, NULL);
+        match_send_banmoves(cfg, e, b);
+        client_go(e, &go);
+        st = match_wait_answer(cfg, e, deadline, &best, &info, &eng[!side], op);
+    }
+    int64_t now = client_now_ms();
+    int64_t elapsed = now - t0;
     g->side[side].time_ms += elapsed;
 
     if (st == CLIENT_STOPPED) {
@@ -476,7 +664,7 @@ static bool match_engine_turn(const MatchGameConfig *cfg, MatchGame *g, MatchPla
     if (clock[side].on)
         match_clock_after_move(&clock[side], tc, elapsed);
 
-    /* 5. Judge the answer. */
+    /* 4. Judge the answer. */
     if (best.reply == CLIENT_REPLY_RESIGN) {
         match_finish(g, MATCH_END_RESIGN, side, "%s resigns", SIDE_NAME[side]);
         return false;
@@ -500,15 +688,17 @@ static bool match_engine_turn(const MatchGameConfig *cfg, MatchGame *g, MatchPla
         s->depth_hist[info.depth < MATCH_DEPTH_BINS ? info.depth : MATCH_DEPTH_BINS - 1]++;
     }
     if (info.nodes >= 0) {
+        /* a ponder hit's nodes were searched since its `go ponder` */
         s->nodes += info.nodes;
-        s->node_time_ms += elapsed;
+        s->node_time_ms += now - node_t0;
     }
     if (!match_apply(g, ps, &rec)) {
         match_finish(g, MATCH_END_ABORTED, -1, "out of memory");
         return false;
     }
+    snprintf(pd->hint, sizeof pd->hint, "%.4s", best.ponder);
 
-    /* 6. Agreements and adjudication. */
+    /* 5. Agreements and adjudication. */
     if (best.offers_draw && adj->offered[!side]) {
         match_finish(g, MATCH_END_AGREED, -1, "draw by agreement");
         return false;
@@ -602,12 +792,17 @@ bool match_play_game(const MatchGameConfig *cfg, MatchGame *g)
             match_finish(g, MATCH_END_MAXPLIES, -1, "draw: %d plies reached", cfg->adj.maxplies);
             break;
         }
+        /* the side that just moved ponders on the reply it expects */
+        match_ponder_start(cfg, g, &ps, eng, clock, !b->side);
         if (!match_engine_turn(cfg, g, &ps, eng, clock, &adj))
             break;
     }
 
-    /* 4. Say goodbye; an engine that lost on time or crashed is killed. */
+    /* 4. Say goodbye; an engine that lost on time or crashed is killed, a
+     *    ponder search still running is stopped first. */
     for (int c = 0; c < 2; c++) {
+        if (!(g->end == MATCH_END_TIME && g->loser == c))
+            match_ponder_end(&eng[c], &ps.ponder[c]);
         if (g->end == MATCH_END_TIME && g->loser == c)
             client_kill(&eng[c]);
         match_close_engine(&eng[c], &g->side[c]);

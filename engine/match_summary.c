@@ -135,6 +135,8 @@ bool match_summary_add(MatchSummary *s, const MatchRecord *rec)
         t->think_ms += st->time_ms;
         t->moves += st->moves;
         t->cpu_seconds += st->cpu_seconds;
+        t->ponders += st->ponders;
+        t->ponder_hits += st->ponder_hits;
         if (s->proto[pi] == CLIENT_PROTO_AUTO && rec->proto[c] != CLIENT_PROTO_AUTO)
             s->proto[pi] = rec->proto[c];
     }
@@ -219,6 +221,12 @@ void match_summary_print(const MatchSummary *s, double runner_cpu)
                t->cpu_seconds);
         engines_cpu += t->cpu_seconds;
     }
+    for (int i = 0; i < s->player_count; i++) {
+        const MatchTotals *t = &s->totals[i];
+        if (t->ponders > 0)
+            printf("%s pondered %lld times: %lld hits (%.1f%%)\n", s->name[i], (long long)t->ponders,
+                   (long long)t->ponder_hits, 100.0 * (double)t->ponder_hits / (double)t->ponders);
+    }
     printf("\nRunner CPU %.2f s, engines CPU %.2f s (runner = %.2f%% of engines)\n", runner_cpu, engines_cpu,
            engines_cpu > 0 ? 100.0 * runner_cpu / engines_cpu : 0.0);
     fflush(stdout);
@@ -252,7 +260,11 @@ void match_record_write_json(FILE *f, const MatchSummary *s, const MatchRecord *
                 fprintf(f, "%s[%d, %d]", first ? "" : ", ", d, st->depth_hist[d]);
                 first = false;
             }
-        fputs("]}", f);
+        fputc(']', f);
+        /* only for engines that pondered, so that other records stay as they were */
+        if (st->ponders > 0)
+            fprintf(f, ", \"ponders\": %d, \"ponder_hits\": %d", st->ponders, st->ponder_hits);
+        fputc('}', f);
     }
     fputs("]}", f);
 }
@@ -357,6 +369,15 @@ bool match_record_from_json(const MatchJson *v, int player_count, MatchRecord *r
             snprintf(err, errlen, "bad \"cpu_seconds\"");
             return false;
         }
+        /* absent when the engine did not ponder */
+        if (match_json_get(st, "ponders")) {
+            if (!match_json_int_field(st, "ponders", 0, 100000000, &n, err, errlen))
+                return false;
+            side->ponders = (int)n;
+            if (!match_json_int_field(st, "ponder_hits", 0, side->ponders, &n, err, errlen))
+                return false;
+            side->ponder_hits = (int)n;
+        }
         const MatchJson *hist = match_json_get(st, "depth_hist");
         if (!hist || hist->type != MATCH_JSON_ARRAY) {
             snprintf(err, errlen, "bad \"depth_hist\"");
@@ -430,12 +451,16 @@ bool match_summary_write_json(const MatchSummary *s, const MatchJsonMeta *m, con
         fprintf(f,
                 ", \"games\": %d, \"wins\": %d, \"draws\": %d, \"losses\": %d, \"score\": %.4f, \"time_losses\": %d, "
                 "\"illegal_moves\": %d, \"crashes\": %d, \"no_moves\": %d, \"avg_depth\": %.2f, \"median_depth\": %d, "
-                "\"knps\": %.1f, \"think_seconds\": %.3f, \"cpu_seconds\": %.3f}%s\n",
+                "\"knps\": %.1f, \"think_seconds\": %.3f, \"cpu_seconds\": %.3f",
                 t->games, t->wins, t->draws, t->losses, t->games ? (t->wins + 0.5 * t->draws) / t->games : 0.0,
                 t->time_losses, t->illegal, t->crashes, t->nomoves,
                 t->depth_count ? (double)t->depth_sum / (double)t->depth_count : 0.0, match_totals_median_depth(t),
                 t->node_time_ms ? (double)t->nodes / (double)t->node_time_ms : 0.0, (double)t->think_ms / 1000.0,
-                t->cpu_seconds, i + 1 < s->player_count ? "," : "");
+                t->cpu_seconds);
+        if (t->ponders > 0)
+            fprintf(f, ", \"ponders\": %lld, \"ponder_hits\": %lld", (long long)t->ponders,
+                    (long long)t->ponder_hits);
+        fprintf(f, "}%s\n", i + 1 < s->player_count ? "," : "");
         engines_cpu += t->cpu_seconds;
     }
     fputs("  ],\n", f);

@@ -406,10 +406,14 @@ static void client_note_id_option(ClientEngine *e, const char *line)
         if (!client_next_token(&p, tok, sizeof tok))
             return;
         /* UCCI lists the name directly; UCI says `option name X`. */
+        if (strcmp(tok, "name") == 0 && !client_next_token(&p, tok, sizeof tok))
+            return;
         if (strcmp(tok, "usemillisec") == 0)
             e->millisec = true; /* remembered as "advertised"; switched on below */
         else if (strcmp(tok, "newgame") == 0)
             e->has_newgame = true;
+        else if (strcmp(tok, "ponder") == 0 || strcmp(tok, "Ponder") == 0)
+            snprintf(e->ponder_option, sizeof e->ponder_option, "%s", tok[0] == 'P' ? "Ponder" : "ponder");
     }
 }
 
@@ -521,6 +525,7 @@ ClientStatus client_handshake(ClientEngine *e, ClientProto proto, int timeout_ms
     }
     e->millisec = false;
     e->has_newgame = false;
+    e->ponder_option[0] = '\0';
     client_send(e, "uci");
     /* A slow UCCI engine may still answer the first `ucci`. */
     st = client_wait_word(e, "uciok", "ucciok", deadline, stop, &which);
@@ -559,6 +564,11 @@ bool client_finish_options(ClientEngine *e)
     return ok;
 }
 
+bool client_enable_ponder(ClientEngine *e)
+{
+    return e->ponder_option[0] && client_set_option(e, e->ponder_option, "true");
+}
+
 bool client_new_game(ClientEngine *e)
 {
     if (e->ucci_mode)
@@ -576,11 +586,40 @@ ClientStatus client_sync(ClientEngine *e, int64_t deadline_ms, const volatile si
     return st;
 }
 
+ClientStatus client_stop_sync(ClientEngine *e, bool send_stop, int64_t deadline_ms,
+                              const volatile sig_atomic_t *stop)
+{
+    if ((send_stop && !client_send(e, "stop")) || !client_send(e, "isready"))
+        return CLIENT_EOF;
+    bool answered = !send_stop, ready = false;
+    char line[CLIENT_LINE_MAX];
+    while (!answered || !ready) {
+        ClientStatus st = client_read_line(e, line, sizeof line, deadline_ms, stop);
+        if (st != CLIENT_OK)
+            return st;
+        if (client_starts_word(line, "readyok"))
+            ready = true;
+        else if (client_starts_word(line, "bestmove") || client_starts_word(line, "nobestmove"))
+            answered = true;
+    }
+    return CLIENT_OK;
+}
+
 /* ------------------------------------------------------------- playing */
 
 static bool client_rank1(const ClientEngine *e)
 {
     return e->proto == CLIENT_PROTO_UCI10;
+}
+
+/* A move as the engine wrote it, in ICCS ranks 0..9. */
+static void client_move_text(const ClientEngine *e, const char *tok, char *out, size_t cap)
+{
+    char iccs[5];
+    if (client_rank1(e) && client_move_from_rank1(tok, iccs))
+        snprintf(out, cap, "%s", iccs);
+    else
+        snprintf(out, cap, "%.15s", tok);
 }
 
 /* Appends the moves, translated when needed, to a line being built. */
@@ -651,7 +690,8 @@ void client_format_go(const ClientEngine *e, const ClientGo *go, char *out, size
 {
     size_t len = 0;
     out[0] = '\0';
-    client_appendf(out, cap, &len, "go");
+    client_appendf(out, cap, &len, go->ponder ? "go ponder" : "go");
+    const size_t bare = len;
     if (e->ucci_mode) {
         if (go->own_time >= 0) {
             client_appendf(out, cap, &len, " time %lld", (long long)client_ucci_time(e, go->own_time));
@@ -701,7 +741,7 @@ void client_format_go(const ClientEngine *e, const ClientGo *go, char *out, size
         client_appendf(out, cap, &len, " depth %d", go->depth);
     if (go->nodes > 0)
         client_appendf(out, cap, &len, " nodes %lld", (long long)go->nodes);
-    if (len == 2) /* nothing to limit the search: let the engine decide */
+    if (len == bare) /* nothing to limit the search: let the engine decide */
         client_appendf(out, cap, &len, " infinite");
 }
 
@@ -769,6 +809,47 @@ void client_parse_info(const char *line, ClientSearchInfo *info)
     }
 }
 
+/* Takes one line of the answer to `go`: info lines go into *info; true
+ * when the line was the answer (bestmove or nobestmove), filled into *best. */
+static bool client_bestmove_line(const ClientEngine *e, const char *line, ClientBestMove *best,
+                                 ClientSearchInfo *info)
+{
+    if (client_starts_word(line, "info")) {
+        client_parse_info(line, info);
+        return false;
+    }
+    memset(best, 0, sizeof *best);
+    if (client_starts_word(line, "nobestmove")) {
+        best->reply = CLIENT_REPLY_NOMOVE;
+        return true;
+    }
+    if (!client_starts_word(line, "bestmove"))
+        return false;
+    const char *p = line + 8;
+    char tok[64];
+    if (!client_next_token(&p, tok, sizeof tok) || strcmp(tok, "(none)") == 0 || strcmp(tok, "0000") == 0 ||
+        strcmp(tok, "none") == 0) {
+        best->reply = CLIENT_REPLY_NOMOVE;
+        return true;
+    }
+    best->reply = CLIENT_REPLY_MOVE;
+    if (strcmp(tok, "resign") == 0) {
+        best->reply = CLIENT_REPLY_RESIGN;
+        return true;
+    }
+    client_move_text(e, tok, best->text, sizeof best->text);
+    char rest[64];
+    while (client_next_token(&p, rest, sizeof rest)) {
+        if (strcmp(rest, "draw") == 0)
+            best->offers_draw = true;
+        else if (strcmp(rest, "resign") == 0)
+            best->reply = CLIENT_REPLY_RESIGN;
+        else if (strcmp(rest, "ponder") == 0 && client_next_token(&p, rest, sizeof rest))
+            client_move_text(e, rest, best->ponder, sizeof best->ponder);
+    }
+    return true;
+}
+
 ClientStatus client_wait_bestmove(ClientEngine *e, int64_t deadline_ms, const volatile sig_atomic_t *stop,
                                   ClientBestMove *best, ClientSearchInfo *info)
 {
@@ -778,40 +859,30 @@ ClientStatus client_wait_bestmove(ClientEngine *e, int64_t deadline_ms, const vo
         ClientStatus st = client_read_line(e, line, sizeof line, deadline_ms, stop);
         if (st != CLIENT_OK)
             return st;
-        if (client_starts_word(line, "info")) {
-            client_parse_info(line, info);
-            continue;
-        }
-        if (client_starts_word(line, "nobestmove")) {
-            best->reply = CLIENT_REPLY_NOMOVE;
+        if (client_bestmove_line(e, line, best, info))
             return CLIENT_OK;
-        }
-        if (!client_starts_word(line, "bestmove"))
-            continue;
-        const char *p = line + 8;
-        char tok[64];
-        if (!client_next_token(&p, tok, sizeof tok) || strcmp(tok, "(none)") == 0 || strcmp(tok, "0000") == 0 ||
-            strcmp(tok, "none") == 0) {
-            best->reply = CLIENT_REPLY_NOMOVE;
-            return CLIENT_OK;
-        }
-        best->reply = CLIENT_REPLY_MOVE;
-        if (strcmp(tok, "resign") == 0) {
-            best->reply = CLIENT_REPLY_RESIGN;
-            return CLIENT_OK;
-        }
-        char iccs[5];
-        if (client_rank1(e) && client_move_from_rank1(tok, iccs))
-            snprintf(best->text, sizeof best->text, "%s", iccs);
+    }
+}
+
+ClientStatus client_poll_bestmove(ClientEngine *e, ClientBestMove *best, ClientSearchInfo *info)
+{
+    char line[CLIENT_LINE_MAX];
+    memset(best, 0, sizeof *best);
+    for (;;) {
+        while (client_take_line(e, line, sizeof line, e->eof))
+            if (client_bestmove_line(e, line, best, info))
+                return CLIENT_OK;
+        if (e->eof || e->proc.from < 0)
+            return CLIENT_EOF;
+        int got = proc_read(&e->proc, e->buf + e->buf_len, sizeof e->buf - e->buf_len, 0, e->error,
+                            sizeof e->error);
+        if (got > 0)
+            e->buf_len += (size_t)got;
+        else if (got == PROC_READ_EOF)
+            e->eof = true;
+        else if (got == PROC_READ_ERROR)
+            return CLIENT_ERROR;
         else
-            snprintf(best->text, sizeof best->text, "%.15s", tok);
-        char rest[64];
-        while (client_next_token(&p, rest, sizeof rest)) {
-            if (strcmp(rest, "draw") == 0)
-                best->offers_draw = true;
-            else if (strcmp(rest, "resign") == 0)
-                best->reply = CLIENT_REPLY_RESIGN;
-        }
-        return CLIENT_OK;
+            return CLIENT_TIMEOUT;
     }
 }

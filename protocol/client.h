@@ -74,6 +74,7 @@ typedef enum ClientReply {
 typedef struct ClientBestMove {
     ClientReply reply;
     char text[16];    /* the move as sent, translated to ranks 0..9 (ICCS) */
+    char ponder[16];  /* `ponder X`: the reply it expects, translated; "" if none */
     bool offers_draw; /* `bestmove m draw` */
 } ClientBestMove;
 
@@ -90,6 +91,7 @@ typedef struct ClientGo {
     int64_t movetime;       /* fixed time per move, or -1 */
     int depth;              /* 0 = none */
     int64_t nodes;          /* 0 = none */
+    bool ponder;            /* `go ponder`: the clocks hold until `ponderhit` */
 } ClientGo;
 
 typedef struct ClientEngine {
@@ -99,6 +101,7 @@ typedef struct ClientEngine {
     bool ucci_mode;       /* UCCI syntax for position/setoption/go (UCCI and FSF) */
     bool millisec;        /* UCCI `go time` in ms */
     bool has_newgame;     /* the engine advertised `option newgame` (UCCI) */
+    char ponder_option[16]; /* the name of its advertised ponder option ("ponder", "Ponder"), or "" */
     char name[128];       /* from `id name`, else empty */
     char error[256];      /* the last error, for the caller's messages */
     FILE *log;            /* if set, every line in and out is copied here */
@@ -157,10 +160,19 @@ ClientStatus client_handshake(ClientEngine *e, ClientProto proto, int timeout_ms
 bool client_set_option(ClientEngine *e, const char *name, const char *value);
 /* Options that must follow all user options: the FSF switch to UCCI. */
 bool client_finish_options(ClientEngine *e);
+/* Turns on the engine's advertised ponder option (UCCI `setoption ponder
+ * true`, UCI `setoption name Ponder value true`); false when it has none. */
+bool client_enable_ponder(ClientEngine *e);
 /* `setoption newgame` (UCCI, if advertised) or `ucinewgame`. */
 bool client_new_game(ClientEngine *e);
 /* Sends `isready` and waits for `readyok`. */
 ClientStatus client_sync(ClientEngine *e, int64_t deadline_ms, const volatile sig_atomic_t *stop);
+/* Ends a search that is not wanted (a missed ponder search): `stop` (when
+ * send_stop) and `isready` in one go, then reads until both its answer and
+ * `readyok` have come, in either order (an engine may say readyok before
+ * the stopped search's bestmove), and discards them and all between. */
+ClientStatus client_stop_sync(ClientEngine *e, bool send_stop, int64_t deadline_ms,
+                              const volatile sig_atomic_t *stop);
 
 /* `position startpos|fen FEN [moves ...]`; moves in ICCS (ranks 0..9), they
  * are translated for UCI10. fen NULL means startpos. */
@@ -175,6 +187,12 @@ void client_format_go(const ClientEngine *e, const ClientGo *go, char *out, size
 /* Waits for `bestmove`/`nobestmove`, collecting info lines into *info. */
 ClientStatus client_wait_bestmove(ClientEngine *e, int64_t deadline_ms, const volatile sig_atomic_t *stop,
                                   ClientBestMove *best, ClientSearchInfo *info);
+
+/* Reads what the engine has already said, without waiting: CLIENT_OK with
+ * *best when a bestmove/nobestmove was among it (info lines go into *info),
+ * CLIENT_TIMEOUT when none was, CLIENT_EOF or CLIENT_ERROR. Used to drain a
+ * pondering engine while the runner waits on its opponent. */
+ClientStatus client_poll_bestmove(ClientEngine *e, ClientBestMove *best, ClientSearchInfo *info);
 
 /* Parses one `info` line into *info (fields not present are left alone).
  * Exposed for tests. */

@@ -189,6 +189,79 @@ static void check_interrupt(void)
     CHECK_EQ_INT(count_games(pgn), 0);
 }
 
+static int count_substr(const char *text, const char *needle)
+{
+    int n = 0;
+    for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+/* ponder=true from -each, switched off again by one engine's own key; the
+ * counts in the table, the JSON and through match-merge. */
+static void check_ponder(void)
+{
+    char cmd_a[512], cmd_b[512], json[160], merged[160], out[160];
+    snprintf(cmd_a, sizeof cmd_a, "cmd=%s --ponder --ponder-miss 4 --seed 8", toy);
+    snprintf(cmd_b, sizeof cmd_b, "cmd=%s --proto uci --ponder --seed 8", toy);
+    snprintf(json, sizeof json, "%s/ponder.json", dir);
+    snprintf(merged, sizeof merged, "%s/ponder-merged.json", dir);
+    snprintf(out, sizeof out, "%s/ponder.txt", dir);
+    char *args[] = {(char *)chariot, "match", "-engine", "name=a", cmd_a, "-engine", "name=b", cmd_b,
+                    "ponder=false", "-engine", "name=c", cmd_b, "-each", "tc=5+0.05", "ponder=true", "-games", "2",
+                    "-maxplies", "30", "-json", json, NULL};
+    CHECK_EQ_INT(run(args, out, 0), 0);
+    char *text = slurp(out);
+    CHECK(strstr(text, "[auto, 5+0.05, ponder]") != NULL);
+    CHECK(strstr(text, "[auto, 5+0.05]") != NULL);
+    CHECK(strstr(text, "a pondered ") != NULL);
+    CHECK(strstr(text, "c pondered ") != NULL);
+    CHECK(strstr(text, "b pondered ") == NULL);
+    free(text);
+    text = slurp(json);
+    CHECK_EQ_INT(count_substr(text, "\"nodes\": 0}, \"ponder\": true}"), 2);
+    const char *a = strstr(text, "\n    {\"name\": \"a\", \"cmd\""); /* the engines' table, not the config */
+    a = a ? a + 1 : NULL;
+    const char *hits = a ? strstr(a, "\"ponders\": ") : NULL;
+    CHECK(hits != NULL && hits < strstr(a, "\n"));
+    char counts[64] = "";
+    if (hits)
+        snprintf(counts, sizeof counts, "%.*s", (int)strcspn(hits, "}"), hits);
+    char *args2[] = {(char *)chariot, "match-merge", merged, json, NULL};
+    CHECK_EQ_INT(run(args2, out, 0), 0);
+    char *text2 = slurp(merged);
+    CHECK(counts[0] && strstr(text2, counts) != NULL); /* the records read back */
+    free(text2);
+    free(text);
+
+    char *bad[] = {(char *)chariot, "match", "-engine", cmd_a, "ponder=maybe", "-engine", cmd_b, "-each", "st=1",
+                   NULL};
+    CHECK_EQ_INT(run(bad, out, 0), 2);
+    text = slurp(out);
+    CHECK(strstr(text, "bad ponder 'maybe'") != NULL);
+    free(text);
+}
+
+/* Chariot against itself, both pondering, at a fast clock: ponder hits, and
+ * no time loss, stall, crash or illegal move. */
+static void check_ponder_selfplay(void)
+{
+    char cmd[512], json[160], out[160];
+    snprintf(cmd, sizeof cmd, "cmd=%s", chariot);
+    snprintf(json, sizeof json, "%s/selfplay.json", dir);
+    snprintf(out, sizeof out, "%s/selfplay.txt", dir);
+    char *args[] = {(char *)chariot, "match", "-engine", "name=A", cmd, "-engine", "name=B", cmd, "-each",
+                    "tc=1+0.02", "ponder=true", "-games", "2", "-maxplies", "60", "-timemargin", "200", "-json", json,
+                    NULL};
+    CHECK_EQ_INT(run(args, out, 0), 0);
+    char *text = slurp(json);
+    CHECK_EQ_INT(count_substr(text, "\"time_losses\": 0,"), 2);
+    CHECK_EQ_INT(count_substr(text, "\"illegal_moves\": 0, \"crashes\": 0, \"no_moves\": 0,"), 2);
+    CHECK_EQ_INT(count_substr(text, "\"ponder_hits\": "), 2 + 2 * 2); /* the engines, and each game's two sides */
+    CHECK(strstr(text, "\"games_played\": 2") != NULL);
+    free(text);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3) {
@@ -206,6 +279,8 @@ int main(int argc, char **argv)
     check_match();
     check_bad_arguments();
     check_interrupt();
+    check_ponder();
+    check_ponder_selfplay();
     snprintf(mk, sizeof mk, "rm -rf %s", dir);
     if (system(mk) != 0)
         return 1;

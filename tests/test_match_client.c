@@ -62,7 +62,7 @@ static void check_go_lines(void)
 {
     ClientEngine e;
     memset(&e, 0, sizeof e);
-    ClientGo go = {0, 9500, 10200, 100, 100, 0, 0, -1, 0, 0};
+    ClientGo go = {0, 9500, 10200, 100, 100, 0, 0, -1, 0, 0, false};
     char line[256];
     e.ucci_mode = true;
     e.millisec = true;
@@ -75,23 +75,35 @@ static void check_go_lines(void)
     client_format_go(&e, &go, line, sizeof line);
     CHECK_EQ_STR(line, "go time 1 increment 0 opptime 10 oppincrement 0");
     e.millisec = true;
-    ClientGo mtg = {1, 60000, 50000, 0, 0, 12, 3, -1, 0, 0};
+    ClientGo mtg = {1, 60000, 50000, 0, 0, 12, 3, -1, 0, 0, false};
     client_format_go(&e, &mtg, line, sizeof line);
     CHECK_EQ_STR(line, "go time 60000 movestogo 12 opptime 50000 oppmovestogo 3");
-    ClientGo st = {0, -1, -1, 0, 0, 0, 0, 500, 0, 0};
+    ClientGo st = {0, -1, -1, 0, 0, 0, 0, 500, 0, 0, false};
     client_format_go(&e, &st, line, sizeof line);
     CHECK_EQ_STR(line, "go time 500 movestogo 1 opptime 500 oppmovestogo 1 movetime 500");
-    ClientGo depth = {0, -1, -1, 0, 0, 0, 0, -1, 7, 0};
+    ClientGo depth = {0, -1, -1, 0, 0, 0, 0, -1, 7, 0, false};
     client_format_go(&e, &depth, line, sizeof line);
     CHECK_EQ_STR(line, "go depth 7");
     e.ucci_mode = false; /* UCI */
-    ClientGo black = {1, 9500, 10200, 100, 200, 0, 0, -1, 0, 5000};
+    ClientGo black = {1, 9500, 10200, 100, 200, 0, 0, -1, 0, 5000, false};
     client_format_go(&e, &black, line, sizeof line);
     CHECK_EQ_STR(line, "go wtime 10200 btime 9500 winc 200 binc 100 nodes 5000");
     client_format_go(&e, &mtg, line, sizeof line);
     CHECK_EQ_STR(line, "go wtime 50000 btime 60000 movestogo 12");
     client_format_go(&e, &st, line, sizeof line);
     CHECK_EQ_STR(line, "go movetime 500");
+
+    /* go ponder: the clocks the engine will have once the guessed move is played */
+    black.ponder = true;
+    client_format_go(&e, &black, line, sizeof line);
+    CHECK_EQ_STR(line, "go ponder wtime 10200 btime 9500 winc 200 binc 100 nodes 5000");
+    e.ucci_mode = true;
+    ClientGo pgo = {0, 9500, 10200, 100, 100, 0, 0, -1, 0, 0, true};
+    client_format_go(&e, &pgo, line, sizeof line);
+    CHECK_EQ_STR(line, "go ponder time 9500 increment 100 opptime 10200 oppincrement 100");
+    ClientGo bare = {0, -1, -1, 0, 0, 0, 0, -1, 0, 0, true};
+    client_format_go(&e, &bare, line, sizeof line);
+    CHECK_EQ_STR(line, "go ponder infinite");
 }
 
 static void check_tc(void)
@@ -152,7 +164,7 @@ static void check_handshakes(void)
     CHECK(e.ucci_mode && !e.millisec && e.has_newgame);
     CHECK_EQ_STR(e.name, "toy");
     client_position(&e, NULL, NULL, 0);
-    ClientGo go = {0, -1, -1, 0, 0, 0, 0, -1, 3, 0};
+    ClientGo go = {0, -1, -1, 0, 0, 0, 0, -1, 3, 0, false};
     CHECK(client_go(&e, &go));
     ClientBestMove best;
     ClientSearchInfo info = {0, false, 0, -1, -1, -1};
@@ -206,6 +218,46 @@ static void check_handshakes(void)
     CHECK_EQ_INT(client_wait_bestmove(&e, client_now_ms() + 100, NULL, &best, &info), CLIENT_TIMEOUT);
     client_kill(&e);
     CHECK(e.reaped);
+    client_release(&e);
+
+    /* ponder: the advertised option, `ponder X` read (and translated for
+     * UCI10), an answer held until ponderhit, drained without waiting */
+    CHECK_EQ_INT(start_toy(&e, "--proto uci --ponder --seed 3", CLIENT_PROTO_UCI10), CLIENT_OK);
+    CHECK_EQ_STR(e.ponder_option, "Ponder");
+    CHECK(client_enable_ponder(&e));
+    client_position(&e, NULL, NULL, 0);
+    CHECK(client_go(&e, &go));
+    CHECK_EQ_INT(client_wait_bestmove(&e, client_now_ms() + 20000, NULL, &best, &info), CLIENT_OK);
+    CHECK_EQ_INT((int)strlen(best.ponder), 4);
+    CHECK(best.ponder[1] >= '0' && best.ponder[1] <= '9' && best.ponder[3] >= '0' && best.ponder[3] <= '9');
+    const char *line1[] = {best.text, best.ponder};
+    client_position(&e, NULL, line1, 2);
+    ClientGo ponder_go = {0, 5000, 5000, 0, 0, 0, 0, -1, 0, 0, true};
+    CHECK(client_go(&e, &ponder_go));
+    CHECK_EQ_INT(client_sync(&e, client_now_ms() + 20000, NULL), CLIENT_OK); /* it has read the go */
+    CHECK_EQ_INT(client_poll_bestmove(&e, &best, &info), CLIENT_TIMEOUT);
+    CHECK(client_send(&e, "ponderhit"));
+    CHECK_EQ_INT(client_sync(&e, client_now_ms() + 20000, NULL), CLIENT_OK); /* the answer came before readyok */
+    client_quit(&e, 2000);
+    client_release(&e);
+
+    CHECK_EQ_INT(start_toy(&e, "--proto ucci --ponder --ponder-early", CLIENT_PROTO_UCCI), CLIENT_OK);
+    CHECK_EQ_STR(e.ponder_option, "ponder");
+    client_position(&e, NULL, NULL, 0);
+    CHECK(client_go(&e, &ponder_go));
+    CHECK_EQ_INT(client_sync(&e, client_now_ms() + 20000, NULL), CLIENT_OK);
+    CHECK_EQ_INT(client_poll_bestmove(&e, &best, &info), CLIENT_TIMEOUT); /* swallowed by the sync */
+    CHECK(client_go(&e, &ponder_go));
+    ClientStatus polled = CLIENT_TIMEOUT;
+    for (int i = 0; i < 20000 && polled == CLIENT_TIMEOUT; i++) {
+        polled = client_poll_bestmove(&e, &best, &info);
+        if (polled == CLIENT_TIMEOUT)
+            proc_sleep_ms(1);
+    }
+    CHECK_EQ_INT(polled, CLIENT_OK); /* the early answer */
+    CHECK_EQ_INT(best.reply, CLIENT_REPLY_MOVE);
+    CHECK_EQ_INT((int)strlen(best.ponder), 4);
+    client_quit(&e, 2000);
     client_release(&e);
 
     /* a program that does not exist */

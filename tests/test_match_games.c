@@ -1,6 +1,11 @@
-/* test_match_games.c — refereed games between toy engines: legal results, illegal moves, crashes, time losses, perpetual check and chase. */
+/* test_match_games.c — refereed games between toy engines: legal results, illegal moves, crashes, time losses, perpetual check and chase, pondering. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "match.h"
@@ -281,6 +286,333 @@ static void check_repetitions(void)
            8, "draw by repetition");
 }
 
+/* Lines of a toy's log that start with prefix. */
+static int count_lines(const char *path, const char *prefix)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    char line[8192];
+    int n = 0;
+    while (fgets(line, sizeof line, f))
+        n += strncmp(line, prefix, strlen(prefix)) == 0;
+    fclose(f);
+    return n;
+}
+
+/* The last two lines of a toy's log before `quit`, as "a / b". */
+static void last_commands(const char *path, char *out, size_t cap)
+{
+    FILE *f = fopen(path, "r");
+    out[0] = '\0';
+    if (!f)
+        return;
+    char line[8192], prev[8192] = "", last[8192] = "";
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\n")] = '\0';
+        if (strcmp(line, "quit") != 0) {
+            snprintf(prev, sizeof prev, "%s", last);
+            snprintf(last, sizeof last, "%s", line);
+        }
+    }
+    fclose(f);
+    snprintf(out, cap, "%.100s / %.100s", prev, last);
+}
+
+/* Every engine of a finished game has been reaped: no zombie, no orphan. */
+static void check_no_children(void)
+{
+    int st;
+    pid_t pid = waitpid(-1, &st, WNOHANG);
+    CHECK(pid == -1 && errno == ECHILD);
+}
+
+static void ponder_player(MatchPlayer *p, const char *name, const char *args, const char *log, ClientProto proto,
+                          const char *tc)
+{
+    char all[512];
+    snprintf(all, sizeof all, "%s --log %s", args, log);
+    player(p, name, all, proto, tc, 0);
+    p->ponder = true;
+}
+
+/* Both paths, in UCCI (red) and UCI (black): the UCI toy names the move its
+ * twin plays (always a hit), the UCCI one names a wrong move every third time. */
+static void check_ponder_hits_and_misses(const char *logr, const char *logb)
+{
+    MatchPlayer red, black;
+    ponder_player(&red, "ucci-ponder", "--proto ucci --ponder --ponder-miss 3 --seed 9", logr, CLIENT_PROTO_UCCI,
+                  "10+0.1");
+    ponder_player(&black, "uci-ponder", "--proto uci --ponder --seed 9", logb, CLIENT_PROTO_UCI, "10+0.1");
+    MatchGameConfig c;
+    config(&c, &red, &black, NULL);
+    c.adj.maxplies = 24;
+    MatchGame g;
+    CHECK(match_play_game(&c, &g));
+    CHECK_EQ_INT(g.end, MATCH_END_MAXPLIES);
+    check_replay(&g);
+    check_no_children();
+    const MatchSideStats *r = &g.side[RED], *b = &g.side[BLACK];
+    printf("ponder: red %d hits of %d, black %d of %d\n", r->ponder_hits, r->ponders, b->ponder_hits, b->ponders);
+    /* each side ponders after each of its 12 moves but the last */
+    CHECK_EQ_INT(r->ponders, 11);
+    CHECK_EQ_INT(b->ponders, 11);
+    CHECK(r->ponder_hits > 0 && r->ponder_hits < r->ponders);
+    CHECK_EQ_INT(b->ponder_hits, b->ponders);
+    CHECK_EQ_INT(count_lines(logr, "setoption ponder true"), 1);
+    CHECK_EQ_INT(count_lines(logb, "setoption name Ponder value true"), 1);
+    /* red ponders after its last move too: black's reply ends the game */
+    CHECK_EQ_INT(count_lines(logr, "go ponder time "), r->ponders + 1);
+    CHECK_EQ_INT(count_lines(logb, "go ponder wtime "), b->ponders);
+    CHECK_EQ_INT(count_lines(logr, "ponderhit"), r->ponder_hits);
+    CHECK_EQ_INT(count_lines(logb, "ponderhit"), b->ponder_hits);
+    /* a miss is stopped and synchronised before the new search, and so is
+     * the ponder search the game's end cuts short */
+    CHECK_EQ_INT(count_lines(logr, "stop"), r->ponders - r->ponder_hits + 1);
+    CHECK_EQ_INT(count_lines(logr, "isready"), 1 + r->ponders - r->ponder_hits + 1);
+    CHECK_EQ_INT(count_lines(logb, "stop"), 0);
+    /* a hit needs no new go; the first move and every miss do */
+    CHECK_EQ_INT(count_lines(logr, "go time "), 1 + r->ponders - r->ponder_hits);
+    CHECK_EQ_INT(count_lines(logb, "go wtime "), 1);
+    match_game_free(&g);
+}
+
+/* Reads the clocks of the `go` lines in a toy's log, in order. */
+static int read_go_clocks(const char *path, long long own[], long long opp[], bool ponder[], int cap)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[8192];
+    int n = 0;
+    while (n < cap && fgets(line, sizeof line, f)) {
+        long long a, b;
+        if (sscanf(line, "go ponder time %lld increment %*d opptime %lld", &a, &b) == 2)
+            ponder[n] = true;
+        else if (sscanf(line, "go time %lld increment %*d opptime %lld", &a, &b) == 2)
+            ponder[n] = false;
+        else
+            continue;
+        own[n] = a;
+        opp[n] = b;
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* Time charging: red has 0.3 s for the whole game and answers a ponderhit
+ * at once; black takes 0.4 s a move. Charged from `go ponder`, red would lose
+ * on time at its second move; charged from `ponderhit`, it never does. Every
+ * `go` tells red exactly the clock the runner keeps: the base less the time
+ * recorded for each of its moves so far, and black's likewise. */
+static void check_ponder_clock(const char *logr)
+{
+    MatchPlayer red, black;
+    ponder_player(&red, "quick", "--proto ucci --usemillisec --ponder --seed 4", logr, CLIENT_PROTO_UCCI, "0.3+0");
+    player(&black, "slow", "--proto uci --mode late --delay 400 --after 0 --seed 4", CLIENT_PROTO_UCI, "10+0", 0);
+    MatchGameConfig c;
+    config(&c, &red, &black, NULL);
+    c.adj.maxplies = 10;
+    MatchGame g;
+    CHECK(match_play_game(&c, &g));
+    printf("ponder clock: %s {%s}, red %lld ms in %d moves, %d hits\n", match_result_string(g.result), g.reason,
+           (long long)g.side[RED].time_ms, g.side[RED].moves, g.side[RED].ponder_hits);
+    CHECK_EQ_INT(g.end, MATCH_END_MAXPLIES);
+    CHECK_EQ_INT(g.side[RED].ponders, 4);
+    CHECK_EQ_INT(g.side[RED].ponder_hits, 4);
+    CHECK(g.side[RED].time_ms <= 300 + c.timemargin_ms);
+    long long own[16], opp[16];
+    bool ponder[16];
+    int n = read_go_clocks(logr, own, opp, ponder, 16);
+    CHECK_EQ_INT(n, 6); /* the first go, then a go ponder after each of its 5 moves */
+    long long red_used = 0, black_used = 0;
+    for (int k = 0; k < n; k++) {
+        CHECK_EQ_INT(ponder[k], k > 0);
+        CHECK_EQ_INT(own[k], 300 - red_used);
+        CHECK_EQ_INT(opp[k], 10000 - black_used);
+        if (2 * k < g.plies)
+            red_used += g.moves[2 * k].time_ms;
+        if (k > 0)
+            black_used += g.moves[2 * k - 1].time_ms;
+    }
+    CHECK_EQ_INT(red_used, g.side[RED].time_ms);
+    match_game_free(&g);
+    check_no_children();
+}
+
+/* Engines that answer `go ponder` at once (against the protocol): the early
+ * answer is the move on a hit; a miss is synchronised before the new search. */
+static void check_ponder_early(const char *logr)
+{
+    MatchPlayer red, black;
+    ponder_player(&red, "early", "--proto ucci --ponder --ponder-early --ponder-miss 2 --seed 6", logr,
+                  CLIENT_PROTO_UCCI, "10+0.1");
+    player(&black, "plain", "--proto ucci --seed 6", CLIENT_PROTO_UCCI, "10+0.1", 0);
+    MatchGameConfig c;
+    config(&c, &red, &black, NULL);
+    c.adj.maxplies = 16;
+    MatchGame g;
+    CHECK(match_play_game(&c, &g));
+    CHECK_EQ_INT(g.end, MATCH_END_MAXPLIES);
+    check_replay(&g);
+    const MatchSideStats *r = &g.side[RED];
+    CHECK_EQ_INT(r->ponders, 7);
+    CHECK(r->ponder_hits > 0 && r->ponder_hits < r->ponders);
+    /* an answer the runner has not read yet when the opponent's move comes
+     * is read as the answer to ponderhit or stop instead: both are fine
+     * (and the game's end may stop the last one) */
+    int syncs = count_lines(logr, "isready"), misses = r->ponders - r->ponder_hits;
+    CHECK(syncs == 1 + misses || syncs == 2 + misses);
+    match_game_free(&g);
+    check_no_children();
+}
+
+/* An engine that answers a stopped ponder search only after the readyok of
+ * the isready sent with the stop: the runner waits for both, and the answer
+ * is not taken for the next move's. */
+static void check_ponder_late_stop(const char *logr)
+{
+    MatchPlayer red, black;
+    ponder_player(&red, "late-stop", "--proto ucci --ponder --ponder-late-stop --ponder-miss 2 --seed 5", logr,
+                  CLIENT_PROTO_UCCI, "10+0.1");
+    player(&black, "plain", "--proto uci --seed 5", CLIENT_PROTO_UCI, "10+0.1", 0);
+    MatchGameConfig c;
+    config(&c, &red, &black, NULL);
+    c.adj.maxplies = 16;
+    MatchGame g;
+    CHECK(match_play_game(&c, &g));
+    CHECK_EQ_INT(g.end, MATCH_END_MAXPLIES);
+    check_replay(&g);
+    const MatchSideStats *r = &g.side[RED];
+    CHECK_EQ_INT(r->ponders, 7);
+    CHECK(r->ponder_hits > 0 && r->ponder_hits < r->ponders);
+    CHECK_EQ_INT(count_lines(logr, "stop"), r->ponders - r->ponder_hits + 1);
+    match_game_free(&g);
+    check_no_children();
+}
+
+/* An engine that never answers the stop of a missed ponder search stalls:
+ * with a clock it loses when the clock runs out, without one after -handshake. */
+static void check_ponder_stall(const char *logr)
+{
+    MatchPlayer red, black;
+    /* the same seed: the plain toy plays the move the stalling one predicts,
+     * and every hint of that one is another move */
+    player(&black, "plain", "--proto ucci --seed 2", CLIENT_PROTO_UCCI, "10+0.1", 0);
+    ponder_player(&red, "stall", "--proto ucci --ponder --ponder-stall --ponder-miss 1 --seed 2", logr,
+                  CLIENT_PROTO_UCCI, "0.2+0");
+    expect("ponder stall (clock)", &red, &black, NULL, MATCH_END_TIME, RESULT_BLACK_WINS, 2,
+           "Red loses on time (no answer to stop after");
+    check_no_children();
+    ponder_player(&red, "stall", "--proto uci --ponder --ponder-stall --ponder-miss 1 --seed 2", logr,
+                  CLIENT_PROTO_UCI, NULL);
+    red.tc.depth = 3;
+    MatchGameConfig c;
+    config(&c, &black, &red, NULL);
+    c.handshake_ms = 1000;
+    MatchGame g;
+    CHECK(match_play_game(&c, &g));
+    CHECK_EQ_INT(g.end, MATCH_END_TIME);
+    CHECK_EQ_INT(g.loser, BLACK);
+    CHECK(strstr(g.reason, "Black's engine stalls (no answer to stop within") != NULL);
+    match_game_free(&g);
+    check_no_children();
+}
+
+/* Raises a stop flag once a toy's log holds `count` lines starting with `prefix`. */
+typedef struct RaiseWhen {
+    volatile sig_atomic_t *flag;
+    const char *log;
+    const char *prefix;
+    int count;
+} RaiseWhen;
+
+static void *raise_when(void *arg)
+{
+    RaiseWhen *r = arg;
+    struct timespec ts = {0, 10 * 1000000L};
+    for (int i = 0; i < 3000 && count_lines(r->log, r->prefix) < r->count; i++)
+        nanosleep(&ts, NULL);
+    *r->flag = 1;
+    return NULL;
+}
+
+/* The game ends while an engine ponders: by the opponent's resignation, by
+ * adjudication, by the user's stop. The ponder search gets `stop` and
+ * `isready` (its answer read) before `quit`, and every process is reaped. */
+static void check_ponder_game_end(const char *logr)
+{
+    MatchPlayer red, black;
+    char last[256];
+    ponder_player(&red, "ponderer", "--proto ucci --ponder --seed 3", logr, CLIENT_PROTO_UCCI, "10+0.1");
+    player(&black, "resigner", "--proto uci --mode resign --after 2 --seed 3", CLIENT_PROTO_UCI, "10+0.1", 0);
+    remove(logr);
+    expect("ponder, opponent resigns", &red, &black, NULL, MATCH_END_RESIGN, RESULT_RED_WINS, 5, "Black resigns");
+    last_commands(logr, last, sizeof last);
+    CHECK_EQ_STR(last, "stop / isready");
+    CHECK_EQ_INT(count_lines(logr, "quit"), 1);
+    check_no_children();
+
+    /* adjudicated after red's fifth ply, with black pondering */
+    player(&black, "a", "--proto ucci --seed 3", CLIENT_PROTO_UCCI, "10+0.1", 0);
+    MatchGameConfig c;
+    config(&c, &black, &red, NULL);
+    c.adj.draw_movecount = 2;
+    c.adj.draw_score = 3;
+    c.adj.draw_movenumber = 3;
+    remove(logr);
+    MatchGame g;
+    CHECK(match_play_game(&c, &g));
+    CHECK_EQ_INT(g.end, MATCH_END_ADJ_DRAW);
+    CHECK_EQ_INT(g.plies, 5);
+    last_commands(logr, last, sizeof last);
+    CHECK_EQ_STR(last, "stop / isready");
+    match_game_free(&g);
+    check_no_children();
+
+    /* the user stops the match while red ponders and black thinks forever */
+    player(&black, "silent", "--proto uci --mode silent --after 1 --seed 3", CLIENT_PROTO_UCI, NULL, 0);
+    black.tc.depth = 3;
+    config(&c, &red, &black, NULL);
+    volatile sig_atomic_t stop = 0;
+    c.stop = &stop;
+    remove(logr);
+    /* once red ponders after its second move, black has gone silent */
+    RaiseWhen when = {&stop, logr, "go ponder", 2};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, raise_when, &when) == 0);
+    CHECK(match_play_game(&c, &g));
+    pthread_join(th, NULL);
+    CHECK_EQ_INT(g.end, MATCH_END_ABORTED);
+    CHECK_EQ_INT(g.plies, 3);
+    last_commands(logr, last, sizeof last);
+    CHECK_EQ_STR(last, "stop / isready");
+    match_game_free(&g);
+    check_no_children();
+}
+
+static void check_ponder(void)
+{
+    char logr[64], logb[64];
+    snprintf(logr, sizeof logr, "/tmp/chariot_ponder_r_%d.log", (int)getpid());
+    snprintf(logb, sizeof logb, "/tmp/chariot_ponder_b_%d.log", (int)getpid());
+    remove(logr);
+    remove(logb);
+    check_ponder_hits_and_misses(logr, logb);
+    remove(logr);
+    check_ponder_clock(logr);
+    remove(logr);
+    check_ponder_early(logr);
+    remove(logr);
+    check_ponder_late_stop(logr);
+    remove(logr);
+    check_ponder_stall(logr);
+    check_ponder_game_end(logr);
+    remove(logr);
+    remove(logb);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -294,5 +626,6 @@ int main(int argc, char **argv)
     check_misbehaviour();
     check_adjudication();
     check_repetitions();
+    check_ponder();
     TEST_END();
 }

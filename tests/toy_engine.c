@@ -2,6 +2,7 @@
  *
  * usage: toy_engine [--proto ucci|uci|both] [--mode MODE] [--after N] [--delay MS]
  *                   [--script m1,m2,...] [--seed S] [--usemillisec] [--log FILE] [--name NAME]
+ *                   [--ponder [--ponder-miss K] [--ponder-early] [--ponder-stall] [--ponder-late-stop]]
  * Modes (the first N moves are random, see --after):
  *   random   a random legal move that is not banned (default)
  *   illegal  from move N+1 on, a well-formed but illegal move
@@ -13,7 +14,14 @@
  *   resign   from move N+1 on, answers `bestmove m resign`
  *   script   plays the --script moves in order (then random)
  * --proto ucci answers only `ucci`, uci only `uci` (an unknown first command is
- * reported and ignored), both answers either. --log appends every line received. */
+ * reported and ignored), both answers either. --log appends every line received.
+ * --ponder advertises a ponder option and adds `ponder X` to its answers: X is
+ * the move a toy with the same --seed plays in reply (so two such toys always
+ * guess right), except every K-th hint with --ponder-miss K, which is another
+ * legal move. `go ponder` is answered at `ponderhit` or `stop` (at once with
+ * --ponder-early, never to `stop` with --ponder-stall, and with
+ * --ponder-late-stop only after the `readyok` of the next `isready`, as an
+ * engine whose search thread answers after its input thread). */
 #define _POSIX_C_SOURCE 200809L
 #include <signal.h>
 #include <stdarg.h>
@@ -39,6 +47,15 @@ typedef struct Toy {
     const char *name;
     bool uci;
     int moves_played;
+    bool ponder;       /* --ponder */
+    int ponder_miss;   /* every K-th hint is wrong; 0 never */
+    bool ponder_early; /* answers `go ponder` at once */
+    bool ponder_stall; /* never answers `stop` while pondering */
+    bool ponder_late_stop; /* answers a stopped ponder search after the next readyok */
+    bool stopping;     /* such an answer is due */
+    int hints;
+    bool pondering;    /* a `go ponder` waits for ponderhit or stop */
+    char held[2][256]; /* its answer: an info line and the bestmove */
     Board board;
     Move banned[MAX_MOVES];
     int banned_count;
@@ -159,11 +176,44 @@ static bool toy_script_next(Toy *t, char out[5])
     return true;
 }
 
+/* The `ponder` hint after playing m: the reply a toy with the same seed
+ * would choose, or another legal move for every ponder_miss-th hint. */
+static Move toy_hint(Toy *t, Move m)
+{
+    int banned = t->banned_count;
+    t->banned_count = 0; /* bans belong to this position, not the next */
+    board_make(&t->board, m);
+    Move hint = toy_random_move(t);
+    t->hints++;
+    if (hint != MOVE_NONE && t->ponder_miss > 0 && t->hints % t->ponder_miss == 0) {
+        MoveList list;
+        board_generate(&t->board, GEN_ALL, &list);
+        for (int i = 0; i < list.count; i++)
+            if (list.moves[i] == hint) {
+                hint = list.moves[(i + 1) % list.count];
+                break;
+            }
+    }
+    board_unmake(&t->board);
+    t->banned_count = banned;
+    return hint;
+}
+
+/* Prints the held answer of a ponder search. */
+static void toy_release(Toy *t)
+{
+    t->pondering = false;
+    for (int i = 0; i < 2; i++)
+        if (t->held[i][0])
+            toy_out("%s", t->held[i]);
+}
+
 static void toy_go(Toy *t, const char *line)
 {
-    (void)line;
+    bool ponder = strncmp(line, "go ponder", 9) == 0;
+    bool hold = ponder && !t->ponder_early;
     int k = t->moves_played++;
-    bool special = k >= t->after;
+    bool special = !ponder && k >= t->after;
     const char *mode = t->mode;
     char text[8];
     if (special && strcmp(mode, "silent") == 0)
@@ -185,18 +235,29 @@ static void toy_go(Toy *t, const char *line)
         m = toy_parse(text);
     else
         m = toy_random_move(t);
+    t->held[0][0] = t->held[1][0] = '\0';
     if (m == MOVE_NONE) {
-        toy_out(t->uci ? "bestmove (none)" : "nobestmove");
-        return;
+        snprintf(t->held[1], sizeof t->held[1], "%s", t->uci ? "bestmove (none)" : "nobestmove");
+    } else {
+        move_to_iccs(m, text);
+        snprintf(t->held[0], sizeof t->held[0],
+                 t->uci ? "info depth %d score cp %d nodes %d time 1 nps 1000 pv %s"
+                        : "info depth %d score %d nodes %d time 1 nps 1000 pv %s",
+                 3 + k % 3, (int)(k % 7) - 3, 100 + k, text);
+        char hint[16] = "";
+        Move h = t->ponder ? toy_hint(t, m) : MOVE_NONE;
+        if (h != MOVE_NONE) {
+            char ht[5];
+            move_to_iccs(h, ht);
+            snprintf(hint, sizeof hint, " ponder %s", ht);
+        }
+        snprintf(t->held[1], sizeof t->held[1], "bestmove %s%s%s", text, hint,
+                 special && strcmp(mode, "resign") == 0 ? " resign" : "");
     }
-    move_to_iccs(m, text);
-    toy_out(t->uci ? "info depth %d score cp %d nodes %d time 1 nps 1000 pv %s"
-                   : "info depth %d score %d nodes %d time 1 nps 1000 pv %s",
-            3 + k % 3, (int)(k % 7) - 3, 100 + k, text);
-    if (special && strcmp(mode, "resign") == 0)
-        toy_out("bestmove %s resign", text);
+    if (hold)
+        t->pondering = true;
     else
-        toy_out("bestmove %s", text);
+        toy_release(t);
 }
 
 int main(int argc, char **argv)
@@ -231,6 +292,16 @@ int main(int argc, char **argv)
             t->log = fopen(v, "a"), i++;
         else if (strcmp(a, "--name") == 0)
             t->name = v, i++;
+        else if (strcmp(a, "--ponder") == 0)
+            t->ponder = true;
+        else if (strcmp(a, "--ponder-miss") == 0)
+            t->ponder_miss = atoi(v), i++;
+        else if (strcmp(a, "--ponder-early") == 0)
+            t->ponder_early = true;
+        else if (strcmp(a, "--ponder-stall") == 0)
+            t->ponder_stall = true;
+        else if (strcmp(a, "--ponder-late-stop") == 0)
+            t->ponder_late_stop = true;
         else {
             fprintf(stderr, "toy_engine: unknown argument %s\n", a);
             return 2;
@@ -254,6 +325,8 @@ int main(int argc, char **argv)
             if (t->usemillisec)
                 toy_out("option usemillisec type check default false");
             toy_out("option newgame type button");
+            if (t->ponder)
+                toy_out("option ponder type check default false");
             toy_out("ucciok");
         } else if (strcmp(line, "uci") == 0) {
             if (strcmp(t->proto, "ucci") == 0) {
@@ -262,9 +335,15 @@ int main(int argc, char **argv)
             }
             t->uci = true;
             toy_out("id name %s", t->name);
+            if (t->ponder)
+                toy_out("option name Ponder type check default false");
             toy_out("uciok");
         } else if (strcmp(line, "isready") == 0) {
             toy_out("readyok");
+            if (t->stopping) {
+                t->stopping = false;
+                toy_release(t);
+            }
         } else if (strncmp(line, "position ", 9) == 0) {
             toy_position(t, line);
         } else if (strncmp(line, "banmoves", 8) == 0) {
@@ -273,6 +352,16 @@ int main(int argc, char **argv)
                 t->banned[t->banned_count++] = toy_parse(tok);
         } else if (strncmp(line, "go", 2) == 0) {
             toy_go(t, line);
+        } else if (strcmp(line, "ponderhit") == 0) {
+            if (t->pondering)
+                toy_release(t);
+        } else if (strcmp(line, "stop") == 0) {
+            if (t->pondering && t->ponder_late_stop)
+                t->stopping = true;
+            else if (t->pondering && !t->ponder_stall)
+                toy_release(t);
+            else if (!t->pondering && !t->uci)
+                toy_out("nobestmove"); /* UCCI: a stop in the idle state */
         } else if (strcmp(line, "quit") == 0) {
             if (!t->uci)
                 toy_out("bye");
