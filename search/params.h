@@ -291,7 +291,7 @@ enum { TT_AGE_WEIGHT = 4 };
 /* ------------------------------------------------------------ mate prover */
 
 /* The mate prover (mate.c, df-pn) takes a turn when SearchLimits.mate > 0
- * (see mate_search in search.c). Its own table holds 2^MATE_TABLE_BITS buckets of 64 bytes, three entries
+ * (see analysis_mate_search in analysis.c). Its own table holds 2^MATE_TABLE_BITS buckets of 64 bytes, three entries
  * each (20: 64 MB). */
 enum { MATE_TABLE_BITS = 20 };
 /* Outside sparse endings, a mate search first runs the normal search for
