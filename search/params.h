@@ -218,7 +218,7 @@ enum { R60_FREE = 40, R60_SPAN = 100 };
 enum { SKILL_BASE_NODES = 256, SKILL_NODES_GROWTH_PCT = 145, SKILL_NOISE_CP = 240 };
 /* Measured ratings of skill levels, {level, Elo}, for UCI_Elo, which picks
  * the level nearest in rating. Scale: fairy-stockfish 11.1 at 1+0.01 = 2000
- * (README, "Strength levels", has the matches). Levels 14, 16 and 18
+ * (docs/RESULTS.md, "Strength levels", has the matches). Levels 14, 16 and 18
  * measured the same as 12 within their error bars, so 12 stands for them. */
 #define SKILL_ELO_TABLE {{0, 1095}, {4, 1380}, {8, 1681}, {10, 1785}, {12, 2053}, {20, 2436}}
 

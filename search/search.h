@@ -103,7 +103,7 @@ typedef struct SearchOptions {
  * as the level drops (search/params.h, SKILL_*). */
 enum { SKILL_MAX = 20 };
 /* The calibrated skill level nearest in rating to an Elo (UCI_Elo), and the
- * range UCI_Elo accepts (search/params.h, SKILL_ELO_TABLE; README,
+ * range UCI_Elo accepts (search/params.h, SKILL_ELO_TABLE; docs/RESULTS.md,
  * "Strength levels"). */
 enum { SKILL_ELO_MIN = 800, SKILL_ELO_MAX = 2800 };
 int search_skill_for_elo(int elo);
