@@ -12,7 +12,7 @@
 #include "board.h"
 #include "egtb.h"
 #include "mem.h"
-#include "params.h"
+#include "search_params.h"
 #include "search.h"
 
 /* ----------------------------------------------------------------- TT */

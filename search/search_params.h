@@ -1,4 +1,4 @@
-/* params.h — every tuning constant of the search, named, in one place.
+/* search_params.h — every tuning constant of the search, named, in one place.
  *
  * Values marked "untuned" have not been through a match on their own; the
  * pruning and reduction groups below were kept because self-play matches

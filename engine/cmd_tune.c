@@ -1,4 +1,4 @@
-/* tune.c — `chariot tune`: fits every weight of eval/weights.h to the
+/* cmd_tune.c — `chariot tune`: fits every weight of eval/weights.h to the
  * positions of `chariot datagen` files (Texel-style, eval/tune.h) and writes
  * the header the build compiles in. */
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* book.c — `chariot book show BOOK.DAT FEN|startpos` lists the book moves of
+/* cmd_book.c — `chariot book show BOOK.DAT FEN|startpos` lists the book moves of
  * a position with their weights, in the order and form the engine uses;
  * `chariot book build GAMES.pgn... -o BOOK.DAT [--plies N] [--min-games K]`
  * writes a book in ElephantEye's format (../shared/BOOK.md) from games. */
