@@ -69,12 +69,10 @@ static bool mate_step(SearchThread *t)
  * or a node limit is the normal search alone: their mates are long quiet
  * manoeuvres, which the prover's narrow tree (checks and a few quiet
  * moves) does not prove, while the search's eval drives them well, and a
- * turn of the prover would cost the search its unfinished iteration
- * (mate.epd, 5 s: the 42 sparse puzzles are all the search's; sqyq-451
- * 1.29 -> 0.78 s and ttxq-cg174 2.10 -> 1.61 s without the prover's turn).
+ * turn of the prover would cost the search its unfinished iteration.
  * Without either, nothing is cut short: the prover goes first, as below
- * (a short mate is proven at once where a fixed depth may miss it:
- * ttxq-cg009, mate 3, needs depth 10). Elsewhere, in three phases:
+ * (a short mate is proven at once where a fixed depth may miss it).
+ * Elsewhere, in three phases:
  * (1) the normal search, for MATE_FIRST_SEARCH_PERCENT of the clock
  *     or of the node limit: many puzzles fall to it at once, and then the
  *     prover never runs (skipped when the search has neither a clock nor a
@@ -87,8 +85,7 @@ static bool mate_step(SearchThread *t)
  *     narrow tree (it can find mates with quiet attacking moves that the
  *     prover does not try).
  * Helper threads run the normal search throughout: with them, phase 1 is
- * theirs (--threads 2 on mate.epd: 137 solved as before, 131 within 1 s
- * instead of 129, sqyq-037 at 2.2 s instead of 3.3 s). */
+ * theirs, and the main thread goes straight to the prover. */
 void analysis_mate_search(SearchThread *t)
 {
     Searcher *s = t->s;
@@ -258,9 +255,7 @@ void analysis_search(SearchThread *t)
     Searcher *s = t->s;
     /* Only forcing positions get turns; in small endings the general may
      * have a free point or two (see MATE_SLICE_ENDING_PIECES). Sparse
-     * endings do not: their long quiet mates are the search's (mate.epd:
-     * ttxq-cg174, found by the search alone at 4 s, was lost to the
-     * prover's turns). */
+     * endings do not: their long quiet mates are the search's. */
     const int pieces = search_piece_count(&t->board);
     const int max_free = pieces <= MATE_SLICE_ENDING_PIECES ? MATE_SLICE_KING_FREE_MAX : MATE_KING_FREE_MAX;
     if (pieces <= MATE_SPARSE_PIECES || !root_has_check(t) || !king_boxed(&t->board, max_free)) {
@@ -269,9 +264,7 @@ void analysis_search(SearchThread *t)
     }
     /* A position let in only by the endings' wider test keeps its turns
      * only once the prover has proven a mate: the search finds many of
-     * those mates itself and needs the time (mate.epd: ttxq-cg271, found
-     * by the search at 1.5-2.5 s on a loaded machine, was lost when the
-     * prover took turns there without proving it). */
+     * those mates itself and needs the time. */
     const bool tentative = !king_boxed(&t->board, MATE_KING_FREE_MAX);
     bool proven_once = false;
     int64_t search_end = MATE_SLICE_FIRST_MS;

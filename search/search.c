@@ -14,8 +14,7 @@ enum { NODE_VERIFY = 1 }; /* inside a null-move verification search: no null mov
 
 /* One copy of search_node: gcc otherwise clones it for the root's constant
  * ply and flags, and the four 8 KB copies, all hot, crowd each other out of
- * the instruction cache (cachegrind bench 10: 12% fewer I1 misses for 0.3%
- * more instructions). */
+ * the instruction cache. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define SEARCH_NOCLONE __attribute__((noclone))
 #else
@@ -25,10 +24,9 @@ static SEARCH_NOCLONE int search_node(SearchThread *t, int alpha, int beta, int 
 static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply);
 
 /* Step 0 of every node: at the horizon, quiescence, else search_node.
- * Taken before search_node's call, since its entry saves six registers
- * and sets up a frame of over 2 KB before it could test the depth, and a
- * third of the children lie at the horizon (callgrind: 0.4% of the
- * bench's instructions). Every search goes through here. */
+ * Taken before search_node's call, since its entry sets up a frame of over
+ * 2 KB before it could test the depth, and a third of the children lie at
+ * the horizon. Every search goes through here. */
 static inline int search_depth(SearchThread *t, int alpha, int beta, int depth, int ply, int flags)
 {
     if (depth <= 0)
@@ -489,14 +487,11 @@ static inline bool qs_child(SearchThread *t, Move m, int ply, int qply, int *alp
     return false;
 }
 
-/* Quiescence (seed 001): stand pat on the static eval (or a searched bound
- * beyond it, bounded_eval), then captures in MVV-LVA order; a capture is
- * skipped when the stand-pat score + EGain + QS_DELTA cannot reach alpha, EGain
- * being its SEE gain, at every quiescence ply.
- * Sparing the first ply cost 0.75 plies of depth at 800k nodes and about
- * 9 Elo; sparing checking captures (which may mate, and the bound cannot
- * know) cost a quarter of a ply and measured no better than sparing the
- * first ply.
+/* Quiescence: stand pat on the static eval (or a searched bound beyond it,
+ * bounded_eval), then captures in MVV-LVA order; a capture is skipped when
+ * the stand-pat score + EGain + QS_DELTA cannot reach alpha, EGain being its
+ * SEE gain, at every quiescence ply (sparing the first ply, or checking
+ * captures, cost depth and did not gain).
  * So a capture that mates is seen here only if material lets it through;
  * the full-width plies above see the rest. In check there is no stand pat;
  * every evasion is searched until one shows the node is no loss, and after
@@ -571,9 +566,8 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
                  * pruned too. Not always: the capture history can lift a
                  * lesser victim above a greater one (by up to 1024 points of
                  * victim value), and the loop then stops before a capture
-                 * it would have searched. Searching on measured neutral
-                 * (+3.6 +/- 7.7 Elo at 10k nodes, 4256 games; +0.8 +/- 8.1,
-                 * 3720 games) for 1.8% more bench nodes, so the stop stays. */
+                 * it would have searched. Searching on measured neutral for
+                 * more nodes, so the stop stays. */
                 if (m != mp.tt_move)
                     break;
                 continue;
@@ -668,7 +662,7 @@ static bool null_step(SearchThread *t, int alpha, int beta, int depth, int ply, 
     if (b->material[us] <= NULL_OKAY_MARGIN)
         return false;
     /* (3) R is NULL_R plus a ply per NULL_R_DEPTH_DIV of depth: deep nodes
-     * can afford a shallower refutation (+42 +/- 38 Elo over a fixed R = 2). */
+     * can afford a shallower refutation (~40 Elo). */
     const int R = NULL_REDUCTION(depth);
     if (!(depth - R - 1 <= 0 || static_eval >= beta))
         return false;
@@ -846,10 +840,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     const int prune_eval = in_check ? static_eval : bounded_eval(s, &te, hit, static_eval);
     t->stack[ply].trend_eval = prune_eval;
 
-    /* Step 6. No razoring: dropping to quiescence far below alpha at depth
-     * <= 2 (margin 300 per ply) measured -29 +/- 43 Elo against the same
-     * search without it (120 self-play games at 30k nodes/move), so it was
-     * removed; the step number stays so that later steps keep their names. */
+    /* Step 6. No razoring: it measured worse and was removed; the step
+     * number stays so that later steps keep their names. */
 
     /* Step 6b. Hindsight depth: the parent reduced this node by a guess;
      * the two static evals now say whether the guess was right. */
@@ -903,17 +895,11 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     const bool can_extend = ply < EXTENSION_PLY_FACTOR * t->root_depth;
     /* Steps 10a-10b never prune at PV nodes, in check or under a mate
      * threat; per move they also wait for a non-losing move in hand and,
-     * in games, a non-mate alpha, so mate scores stay exact.
-     * Mate searches (go mate, chariot solve) prune at mate-score bounds too:
-     * mate.epd with the prover off, 4M nodes per puzzle, 130 -> 132 solved.
-     * So does analysis (go infinite), where a found mate would otherwise
-     * stop the pruning in every line that holds it, and the shorter mate
-     * behind it came late: mate-bench on mate.epd, 5 s, 138-139 -> 140
-     * solved in 2 runs each (ttxq-cg174's mate 17 within 2 s instead of
-     * mate 19 at 5 s). That cannot report a false mate: a node prunes only
-     * once it holds a non-losing move, so a pruned defence belongs to a node
-     * that is no loss anyway, and an attacker that prunes can only miss a
-     * mate. Games keep exact mate scores. */
+     * in games, a non-mate alpha, so mate scores stay exact. Mate searches
+     * and analysis prune at mate-score bounds too, so that a found mate does
+     * not stop the pruning in every line that holds it and hide the shorter
+     * one. That cannot report a false mate: a node prunes only once it holds
+     * a non-losing move, and an attacker that prunes can only miss a mate. */
     const bool may_prune = pruning >= 2 && !pv && !in_check && !mate_threat;
     /* Steps 10a-10b ask whether moves give check (gives_check_once). */
     BoardCheckFilter check_filter;
@@ -987,8 +973,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
              * hopeless node. */
             if (quiet && futile(s, ld, prune_eval, alpha) && !gives_check_once(b, &check_filter, m, &checks))
                 continue;
-            /* Step 10b. Late-move and SEE pruning near the horizon. Measured
-             * with the LMR changes of Step 10d: +45 +/- 39 Elo. */
+            /* Step 10b. Late-move and SEE pruning near the horizon (~45 Elo
+             * with the LMR changes of Step 10d). */
             if (quiet && depth <= LMP_DEPTH && moves > lmp_moves &&
                 !gives_check_once(b, &check_filter, m, &checks))
                 continue;
@@ -1358,11 +1344,8 @@ void search_iterate(SearchThread *t)
     const uint64_t nodes_at_start = t->nodes;
     /* A mate search wants mate scores, not exact values: it skips the
      * aspiration windows, whose re-searches cost most where the eval swings
-     * between iterations, as in endings with few pieces (mate.epd with the
-     * prover off, 4M nodes a puzzle: 131 -> 133 solved). Analysis (go
-     * infinite) skips them in sparse endings, where its long mates lie
-     * (mate.epd's ttxq-cg174 through mate-bench: mate 19 at 5 s with the
-     * windows, mate 17 at 2.2 s without). */
+     * between iterations, as in endings with few pieces. Analysis (go
+     * infinite) skips them in sparse endings, where its long mates lie. */
     const bool windows = s->limits.mate == 0 &&
                          !(s->limits.infinite && search_piece_count(&t->board) <= MATE_SPARSE_PIECES);
 

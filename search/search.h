@@ -203,7 +203,7 @@ bool searcher_probe(Searcher *s, const Board *b, TTProbe *out);
 
 /* ------------------------------------------------------ opening book */
 
-/* ElephantEye's BOOK.DAT (described in ../shared/BOOK.md; search/book.c). */
+/* ElephantEye's BOOK.DAT (the format: search/book.c). */
 enum { BOOK_PIECE_TYPES = 14, BOOK_SQUARES = 256 };
 /* Books larger than this are refused (the largest known is under 1 MB). */
 enum { BOOK_MAX_BYTES = 64 << 20 };
