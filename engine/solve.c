@@ -394,26 +394,6 @@ static int solve_one(const SolveArgs *a, const SolvePuzzle *p)
 
 /* ------------------------------------------------------------- a file */
 
-bool solve_read_line(FILE *f, char **line, size_t *cap)
-{
-    size_t len = 0;
-    for (;;) {
-        if (*cap - len < 2 || !*line) {
-            size_t ncap = *cap ? *cap * 2 : 256;
-            char *grown = realloc(*line, ncap);
-            if (!grown)
-                return false;
-            *line = grown;
-            *cap = ncap;
-        }
-        if (!fgets(*line + len, (int)(*cap - len), f))
-            return len > 0;
-        len += strlen(*line + len);
-        if (len > 0 && (*line)[len - 1] == '\n')
-            return true;
-    }
-}
-
 /* Reads every line; malformed ones are reported and collected in *skipped. */
 static bool solve_read_file(const char *path, FILE *f, SolvePuzzle **out, int *count, SolveSkipped **skipped,
                             int *nskipped)
@@ -424,7 +404,7 @@ static bool solve_read_file(const char *path, FILE *f, SolvePuzzle **out, int *c
     SolvePuzzle *p = NULL;
     SolveSkipped *sk = NULL;
     bool ok = true;
-    while (ok && solve_read_line(f, &line, &cap)) {
+    while (ok && cli_read_line(f, &line, &cap)) {
         lineno++;
         SolvePuzzle tmp;
         char err[160];
