@@ -52,3 +52,14 @@ bool cli_read_line(FILE *f, char **line, size_t *cap)
             return true;
     }
 }
+
+void *cli_grow(void *v, int *cap, int n, size_t size, int first)
+{
+    if (n < *cap)
+        return v;
+    const int ncap = *cap ? 2 * *cap : first;
+    void *grown = realloc(v, size * (size_t)ncap);
+    if (grown)
+        *cap = ncap;
+    return grown;
+}

@@ -15,5 +15,8 @@ double cli_now_seconds(void);
 /* Reads one whole line of any length into *line (grown as needed), like
  * POSIX getline, which not every C library has. False at end of file. */
 bool cli_read_line(FILE *f, char **line, size_t *cap);
+/* The array v of *cap elements of `size` bytes, grown (doubling, from
+ * `first`) to hold at least n + 1; NULL when out of memory (v stays valid). */
+void *cli_grow(void *v, int *cap, int n, size_t size, int first);
 
 #endif

@@ -399,14 +399,6 @@ Move movepick_next(MovePicker *mp)
         case ST_QS_TT_EV:
             mp->stage = ST_EV_GEN;
             return mp->tt_move;
-        case ST_QS_CAPTURES:
-            while (mp->idx < mp->list.count) {
-                Move m = pick_best(mp);
-                if (m != mp->tt_move)
-                    return m;
-            }
-            mp->stage = ST_DONE;
-            break;
         case ST_EV_GEN:
             board_generate(b, GEN_EVASIONS, &mp->list);
             /* Captures first by MVV-LVA, then the quiet evasions by history. */
@@ -420,6 +412,8 @@ Move movepick_next(MovePicker *mp)
             mp->idx = 0;
             mp->stage = ST_EV_ALL;
             break;
+        /* Quiescence's captures and the evasions: the rest by score. */
+        case ST_QS_CAPTURES:
         case ST_EV_ALL:
             while (mp->idx < mp->list.count) {
                 Move m = pick_best(mp);
