@@ -1,5 +1,6 @@
 /* board.c — tables, FEN in and out, piece placement, make/unmake, invariants. */
 #include <ctype.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -128,13 +129,8 @@ static uint64_t struct_mix(uint64_t x)
     return x ^ (x >> 32);
 }
 
-void board_init(void)
+static void init_tables(void)
 {
-    static bool done;
-    if (done)
-        return;
-    done = true;
-
     for (int p = 0; p < FILE_NB; p++)
         for (unsigned occ = 0; occ < (1u << FILE_NB); occ++)
             slide_line(&board_rank_slide[p][occ], p, occ, FILE_NB);
@@ -241,6 +237,12 @@ void board_init(void)
             board_struct_zobrist[p][s] =
                 BOARD_STRUCT_OF[p] >= 0 ? struct_mix((uint64_t)p << 8 | (uint64_t)(s + 1)) : 0;
 }
+
+/* A once-flag and the tables it fills are the accepted exception to "no
+ * mutable globals": any thread may call board_init, the tables are filled once. */
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+void board_init(void) { pthread_once(&tables_once, init_tables); }
 
 /* -------------------------------------------------------------- placement */
 

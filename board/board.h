@@ -175,7 +175,7 @@ extern const int BOARD_SEE_VALUE[PT_NB];
 /* ------------------------------------------------------------- lifecycle */
 
 /* Fills the read-only tables (Zobrist keys, slider and leaper tables).
- * Call once from main() before anything else; calling it again is harmless. */
+ * Call before anything else; it is thread-safe and fills them only once. */
 void board_init(void);
 
 /* Parses a FEN. On success fills *b (with the all-zero psq table: call

@@ -6,7 +6,7 @@
 #include <string.h>
 
 /*
- * Conventions (the README documents the same rules):
+ * Conventions (docs/COMMANDS.md, "Notation", documents the same rules):
  *
  * - File numbers are counted from the mover's right: Red file i (a..i = 0..8)
  *   is 9 - i, Black file i is i + 1. Red writes them as Chinese numerals

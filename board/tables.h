@@ -4,6 +4,7 @@
 #define CHARIOT_BOARD_TABLES_H
 
 #include "board.h"
+#include "steps.h"
 
 /* What a slider on a line of up to 10 points sees from position p with the
  * line's occupancy mask: the empty points it can move to (both directions),
@@ -18,26 +19,6 @@ typedef struct SlideEntry {
 
 extern SlideEntry board_rank_slide[FILE_NB][1 << FILE_NB];  /* [file][rank_occ] */
 extern SlideEntry board_file_slide[RANK_NB][1 << RANK_NB];  /* [rank][file_occ] */
-
-/* A leaper step: the target square and the square that must be empty for it
- * (the horse's leg, the elephant's eye; SQ_NONE when nothing can block). */
-typedef struct Step {
-    uint8_t to;
-    uint8_t block;
-} Step;
-
-typedef struct StepList {
-    uint8_t count;
-    Step steps[8];
-} StepList;
-
-extern StepList board_king_steps[SQ_NB];      /* orthogonal, inside the own palace */
-extern StepList board_advisor_steps[SQ_NB];   /* diagonal, inside the palace */
-extern StepList board_elephant_steps[SQ_NB];  /* two points diagonally, not across the river */
-extern StepList board_horse_steps[SQ_NB];     /* horse moves with their legs */
-extern StepList board_horse_attackers[SQ_NB]; /* squares a horse attacks this one from, with legs */
-extern StepList board_pawn_steps[2][SQ_NB];   /* forward, and sideways after the river */
-extern StepList board_pawn_attackers[2][SQ_NB]; /* squares a pawn of that colour attacks this one from */
 
 /* The target squares of each step list above, as a 90-bit set (square s
  * is bit s & 63 of word s >> 6): a leaper none of whose targets holds an
@@ -73,9 +54,6 @@ extern const int8_t BOARD_STRUCT_OF[PIECE_NB];
 /* After a move from -> to (already on the board), is the side to move in
  * check? Same answer as a full attack scan of its general, found faster. */
 bool board_move_gave_check(const Board *b, int from, int to);
-
-/* 1 when the square is inside the palace of that colour. */
-extern uint8_t board_in_palace[2][SQ_NB];
 
 /* True when a pawn of colour c on sq has crossed the river. */
 static inline bool board_pawn_crossed(int c, int sq)

@@ -316,7 +316,7 @@ int cmd_mate_bench(int argc, char **argv)
     size_t cap = 0;
     int lineno = 0;
     printf("%-24s %-8s %-20s %9s  %s\n", "id", "expected", "found", "solved at", "result");
-    while (solve_read_line(f, &line, &cap)) {
+    while (cli_read_line(f, &line, &cap)) {
         lineno++;
         SolvePuzzle pz;
         char err[160];

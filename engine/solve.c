@@ -394,26 +394,6 @@ static int solve_one(const SolveArgs *a, const SolvePuzzle *p)
 
 /* ------------------------------------------------------------- a file */
 
-bool solve_read_line(FILE *f, char **line, size_t *cap)
-{
-    size_t len = 0;
-    for (;;) {
-        if (*cap - len < 2 || !*line) {
-            size_t ncap = *cap ? *cap * 2 : 256;
-            char *grown = realloc(*line, ncap);
-            if (!grown)
-                return false;
-            *line = grown;
-            *cap = ncap;
-        }
-        if (!fgets(*line + len, (int)(*cap - len), f))
-            return len > 0;
-        len += strlen(*line + len);
-        if (len > 0 && (*line)[len - 1] == '\n')
-            return true;
-    }
-}
-
 /* Reads every line; malformed ones are reported and collected in *skipped. */
 static bool solve_read_file(const char *path, FILE *f, SolvePuzzle **out, int *count, SolveSkipped **skipped,
                             int *nskipped)
@@ -424,7 +404,7 @@ static bool solve_read_file(const char *path, FILE *f, SolvePuzzle **out, int *c
     SolvePuzzle *p = NULL;
     SolveSkipped *sk = NULL;
     bool ok = true;
-    while (ok && solve_read_line(f, &line, &cap)) {
+    while (ok && cli_read_line(f, &line, &cap)) {
         lineno++;
         SolvePuzzle tmp;
         char err[160];
@@ -433,29 +413,23 @@ static bool solve_read_file(const char *path, FILE *f, SolvePuzzle **out, int *c
             continue;
         if (kind == SOLVE_LINE_BAD) {
             fprintf(stderr, "chariot solve: %s:%d: %s (line skipped)\n", path, lineno, err);
-            if (ns == cap_s) {
-                cap_s = cap_s ? 2 * cap_s : 8;
-                SolveSkipped *grown = realloc(sk, sizeof *sk * (size_t)cap_s);
-                if (!grown) {
-                    ok = false;
-                    break;
-                }
-                sk = grown;
+            SolveSkipped *grown_sk = cli_grow(sk, &cap_s, ns, sizeof *sk, 8);
+            if (!grown_sk) {
+                ok = false;
+                break;
             }
+            sk = grown_sk;
             sk[ns].line = lineno;
             snprintf(sk[ns].error, sizeof sk[ns].error, "%s", err);
             ns++;
             continue;
         }
-        if (n == cap_p) {
-            cap_p = cap_p ? 2 * cap_p : 64;
-            SolvePuzzle *grown = realloc(p, sizeof *p * (size_t)cap_p);
-            if (!grown) {
-                ok = false;
-                break;
-            }
-            p = grown;
+        SolvePuzzle *grown_p = cli_grow(p, &cap_p, n, sizeof *p, 64);
+        if (!grown_p) {
+            ok = false;
+            break;
         }
+        p = grown_p;
         p[n++] = tmp;
     }
     if (ferror(f)) {

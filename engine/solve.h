@@ -38,9 +38,6 @@ typedef enum SolveLineKind {
  * any order, unknown opcodes ignored. The classic EPD form with the first
  * operation right after the four FEN fields (`... w - - bm h2e2; id "x";`) is
  * accepted too. Moves may be ICCS, WXF or Chinese. */
-/* Reads one whole line of any length into *line (grown as needed), like
- * POSIX getline, which not every C library has. False at end of file. */
-bool solve_read_line(FILE *f, char **line, size_t *cap);
 SolveLineKind solve_epd_parse(const char *line, int lineno, SolvePuzzle *p, char *err, size_t errlen);
 
 /* Parses the position part alone (used for the FEN on the command line and by

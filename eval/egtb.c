@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "tables.h"
+#include "steps.h"
 
 /* ------------------------------------------------------------ geometry */
 

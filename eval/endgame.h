@@ -1,6 +1,6 @@
 /* endgame.h — xiangqi endgame theory as data: material signatures of the
  * leading side against the defender, each with a scale factor out of
- * SCALE_ONE (../shared/ENDGAMES.md lists the verdicts and their sources).
+ * SCALE_ONE (eval/endgame.c names each entry; test_eval holds a position of each).
  * The evaluation multiplies the leading side's score by the factor of the
  * first entry that matches. */
 #ifndef CHARIOT_EVAL_ENDGAME_H

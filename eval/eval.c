@@ -7,6 +7,7 @@
 #include "eval.h"
 
 #include <assert.h>
+#include <pthread.h>
 
 #include "endgame.h"
 #include "params.h"
@@ -170,7 +171,7 @@ static void init_scans(void);
 
 static int on_board(int file, int rank) { return file >= 0 && file < FILE_NB && rank >= 0 && rank < RANK_NB; }
 
-void eval_init(void)
+static void init_tables(void)
 {
     assert(BOARD_SLOT_FIRST[HORSE] == SLOT_HORSE && BOARD_SLOT_FIRST[ROOK] == SLOT_ROOK &&
            BOARD_SLOT_FIRST[CANNON] == SLOT_CANNON && BOARD_SLOT_FIRST[PAWN] == SLOT_PAWN &&
@@ -280,6 +281,16 @@ void eval_init(void)
         }
     }
 #endif
+}
+
+/* A once-flag and the tables it fills are the accepted exception to "no
+ * mutable globals": any thread may call eval_init, the tables are filled once. */
+static pthread_once_t tables_once = PTHREAD_ONCE_INIT;
+
+void eval_init(void)
+{
+    board_init();
+    pthread_once(&tables_once, init_tables);
 }
 
 const BoardPsqTable *eval_psq_table(void) { return &psq_table; }

@@ -4,7 +4,7 @@
 
 #include "board.h"
 
-/* Fills the read-only evaluation tables. Call once from main() after board_init(). */
+/* Fills the read-only evaluation tables (and the board's) once; thread-safe. */
 void eval_init(void);
 /* The incremental piece-square table to install with board_set_psq(). */
 const BoardPsqTable *eval_psq_table(void);

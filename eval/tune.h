@@ -33,7 +33,7 @@ typedef struct EvalTrace {
     bool red_to_move;
 } EvalTrace;
 
-/* The traced build of eval.c (eval_trace.c): call eval_trace_init once. */
+/* The traced build of eval.c (eval_trace.c): call eval_trace_init before use. */
 void eval_trace_init(void);
 const BoardPsqTable *eval_trace_psq_table(void);
 int eval_trace_evaluate_level(const Board *b, int knowledge, EvalTrace *tr);

@@ -1,4 +1,4 @@
-/* book.c — reading ElephantEye's opening book (BOOK.DAT, ../shared/BOOK.md):
+/* book.c — reading ElephantEye's opening book (BOOK.DAT):
  * flat 8-byte records (lock, move, weight) sorted by a 32-bit lock drawn
  * from an RC4 stream; positions stored once for a position and its mirror. */
 #include <stdio.h>

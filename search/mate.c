@@ -18,8 +18,7 @@
  * so a later, equal position cannot have a shorter distance either). A
  * proof therefore holds under any repetition rule. Treating the path's
  * repetitions as escapes for the attacker's moves too would store
- * path-dependent disproofs in the table, which cost proofs elsewhere
- * (sqyq-358: disproven at 0.6M nodes that way, proven at 0.34M without).
+ * path-dependent disproofs in the table, which cost proofs elsewhere.
  * The defender's moves into a repetition (any verdict) still count as his
  * escapes: that only makes him stronger, so no false proof can come of it,
  * and it prunes lines where he shuffles. A position seen twice before the
@@ -698,11 +697,9 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
     p.only_count = t->root_count;
 
     /* Step 2. Prove a mate within 2N-1 plies: checks only first (its tree
-     * is small enough to be disproven), then with quiet moves. A middle pass
-     * with 5 quiet moves was dropped: on mate.epd the wide pass proves the
-     * same puzzles in the same node counts (its quiet moves start with
-     * higher proof numbers), and the middle pass's 600k-node cap was lost
-     * time wherever it failed (sqyq-358, ttxq-cg107, -cg139, -cg271). */
+     * is small enough to be disproven), then with quiet moves. No middle
+     * pass: the wide pass proves the same mates as fast, since its quiet
+     * moves start with higher proof numbers. */
     int q = 0, len = 0;
     int d = 2 * max_moves - 1;
     int r = pn_run(&p, d, 0, &len);
@@ -725,8 +722,7 @@ bool mate_prove(SearchThread *t, int max_moves, uint64_t max_nodes, int share_pe
         p.run_limit = spent + MATE_TIGHTEN_MIN_NODES + spent / MATE_TIGHTEN_DIV;
         /* In analysis the bound is MATE_ANALYSIS_MOVES, not the length the
          * user asked for, so the first proof is often long: tightening gets
-         * the rest of the prover's budget (mate.epd through go infinite:
-         * sqyq-358 and sqyq-037 were shown as mates in 20, not 16 and 18). */
+         * the rest of the prover's budget. */
         if (s->limits.mate == 0)
             p.run_limit = 0;
         uint64_t cleared_at = 0;

@@ -14,8 +14,7 @@ enum { NODE_VERIFY = 1 }; /* inside a null-move verification search: no null mov
 
 /* One copy of search_node: gcc otherwise clones it for the root's constant
  * ply and flags, and the four 8 KB copies, all hot, crowd each other out of
- * the instruction cache (cachegrind bench 10: 12% fewer I1 misses for 0.3%
- * more instructions). */
+ * the instruction cache. */
 #if defined(__GNUC__) && !defined(__clang__)
 #define SEARCH_NOCLONE __attribute__((noclone))
 #else
@@ -25,17 +24,15 @@ static SEARCH_NOCLONE int search_node(SearchThread *t, int alpha, int beta, int 
 static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply);
 
 /* Step 0 of every node: at the horizon, quiescence, else search_node.
- * Taken before search_node's call, since its entry saves six registers
- * and sets up a frame of over 2 KB before it could test the depth, and a
- * third of the children lie at the horizon (callgrind: 0.4% of the
- * bench's instructions). Every search goes through here. */
+ * Taken before search_node's call, since its entry sets up a frame of over
+ * 2 KB before it could test the depth, and a third of the children lie at
+ * the horizon. Every search goes through here. */
 static inline int search_depth(SearchThread *t, int alpha, int beta, int depth, int ply, int flags)
 {
     if (depth <= 0)
         return qsearch(t, alpha, beta, ply, 0);
     return search_node(t, alpha, beta, depth, ply, flags);
 }
-static bool adopt_helper_proof(SearchThread *t, bool report);
 
 /* ------------------------------------------------------------- helpers */
 
@@ -184,16 +181,6 @@ static inline int bounded_eval(const Searcher *s, const TTEntry *te, bool hit, i
     return te->score;
 }
 
-static uint64_t total_nodes(const Searcher *s)
-{
-    uint64_t n = 0;
-    for (int i = 0; i < s->nthreads; i++)
-        n += atomic_load_explicit(&s->threads[i]->nodes_shared, memory_order_relaxed);
-    return n;
-}
-
-static void publish_nodes(SearchThread *t) { atomic_store_explicit(&t->nodes_shared, t->nodes, memory_order_relaxed); }
-
 /* Step 1 of every node: counts it and decides whether the search must stop.
  * Only the main thread watches the clock and the node limit; helpers follow
  * the shared stop flag. With one thread the node limit is exact, so a
@@ -212,7 +199,7 @@ static bool node_enter(SearchThread *t, int ply)
     }
     if (t->id != 0) {
         if ((t->nodes & (TM_CHECK_NODES - 1)) == 0)
-            publish_nodes(t);
+            search_publish_nodes(t);
         return false;
     }
     if (s->limits.nodes && s->nthreads == 1 && t->nodes >= s->limits.nodes) {
@@ -220,20 +207,20 @@ static bool node_enter(SearchThread *t, int ply)
         t->stopped = true;
         return true;
     }
-    /* The end of a phase (see mate_search) stops this thread only. */
+    /* The end of a phase (see analysis_mate_search) stops this thread only. */
     if (t->phase_nodes && t->nodes >= t->phase_nodes) {
         t->stopped = true;
         return true;
     }
     if ((t->nodes & (TM_CHECK_NODES - 1)) == 0) {
-        publish_nodes(t);
+        search_publish_nodes(t);
         if (t->phase_end_ms &&
             tm_now_ms() - atomic_load_explicit(&s->clock_start_ms, memory_order_relaxed) >= t->phase_end_ms) {
             t->stopped = true;
             return true;
         }
         bool stop = false;
-        if (s->limits.nodes && s->nthreads > 1 && total_nodes(s) >= s->limits.nodes)
+        if (s->limits.nodes && s->nthreads > 1 && search_total_nodes(s) >= s->limits.nodes)
             stop = true;
         if (s->tm.timed && !atomic_load_explicit(&s->pondering, memory_order_relaxed)) {
             int64_t elapsed = tm_now_ms() - atomic_load_explicit(&s->clock_start_ms, memory_order_relaxed);
@@ -500,14 +487,11 @@ static inline bool qs_child(SearchThread *t, Move m, int ply, int qply, int *alp
     return false;
 }
 
-/* Quiescence (seed 001): stand pat on the static eval (or a searched bound
- * beyond it, bounded_eval), then captures in MVV-LVA order; a capture is
- * skipped when the stand-pat score + EGain + QS_DELTA cannot reach alpha, EGain
- * being its SEE gain, at every quiescence ply.
- * Sparing the first ply cost 0.75 plies of depth at 800k nodes and about
- * 9 Elo; sparing checking captures (which may mate, and the bound cannot
- * know) cost a quarter of a ply and measured no better than sparing the
- * first ply.
+/* Quiescence: stand pat on the static eval (or a searched bound beyond it,
+ * bounded_eval), then captures in MVV-LVA order; a capture is skipped when
+ * the stand-pat score + EGain + QS_DELTA cannot reach alpha, EGain being its
+ * SEE gain, at every quiescence ply (sparing the first ply, or checking
+ * captures, cost depth and did not gain).
  * So a capture that mates is seen here only if material lets it through;
  * the full-width plies above see the rest. In check there is no stand pat;
  * every evasion is searched until one shows the node is no loss, and after
@@ -582,9 +566,8 @@ static int qsearch(SearchThread *t, int alpha, int beta, int ply, int qply)
                  * pruned too. Not always: the capture history can lift a
                  * lesser victim above a greater one (by up to 1024 points of
                  * victim value), and the loop then stops before a capture
-                 * it would have searched. Searching on measured neutral
-                 * (+3.6 +/- 7.7 Elo at 10k nodes, 4256 games; +0.8 +/- 8.1,
-                 * 3720 games) for 1.8% more bench nodes, so the stop stays. */
+                 * it would have searched. Searching on measured neutral for
+                 * more nodes, so the stop stays. */
                 if (m != mp.tt_move)
                     break;
                 continue;
@@ -679,7 +662,7 @@ static bool null_step(SearchThread *t, int alpha, int beta, int depth, int ply, 
     if (b->material[us] <= NULL_OKAY_MARGIN)
         return false;
     /* (3) R is NULL_R plus a ply per NULL_R_DEPTH_DIV of depth: deep nodes
-     * can afford a shallower refutation (+42 +/- 38 Elo over a fixed R = 2). */
+     * can afford a shallower refutation (~40 Elo). */
     const int R = NULL_REDUCTION(depth);
     if (!(depth - R - 1 <= 0 || static_eval >= beta))
         return false;
@@ -857,10 +840,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     const int prune_eval = in_check ? static_eval : bounded_eval(s, &te, hit, static_eval);
     t->stack[ply].trend_eval = prune_eval;
 
-    /* Step 6. No razoring: dropping to quiescence far below alpha at depth
-     * <= 2 (margin 300 per ply) measured -29 +/- 43 Elo against the same
-     * search without it (120 self-play games at 30k nodes/move), so it was
-     * removed; the step number stays so that later steps keep their names. */
+    /* Step 6. No razoring: it measured worse and was removed; the step
+     * number stays so that later steps keep their names. */
 
     /* Step 6b. Hindsight depth: the parent reduced this node by a guess;
      * the two static evals now say whether the guess was right. */
@@ -914,17 +895,11 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
     const bool can_extend = ply < EXTENSION_PLY_FACTOR * t->root_depth;
     /* Steps 10a-10b never prune at PV nodes, in check or under a mate
      * threat; per move they also wait for a non-losing move in hand and,
-     * in games, a non-mate alpha, so mate scores stay exact.
-     * Mate searches (go mate, chariot solve) prune at mate-score bounds too:
-     * mate.epd with the prover off, 4M nodes per puzzle, 130 -> 132 solved.
-     * So does analysis (go infinite), where a found mate would otherwise
-     * stop the pruning in every line that holds it, and the shorter mate
-     * behind it came late: mate-bench on mate.epd, 5 s, 138-139 -> 140
-     * solved in 2 runs each (ttxq-cg174's mate 17 within 2 s instead of
-     * mate 19 at 5 s). That cannot report a false mate: a node prunes only
-     * once it holds a non-losing move, so a pruned defence belongs to a node
-     * that is no loss anyway, and an attacker that prunes can only miss a
-     * mate. Games keep exact mate scores. */
+     * in games, a non-mate alpha, so mate scores stay exact. Mate searches
+     * and analysis prune at mate-score bounds too, so that a found mate does
+     * not stop the pruning in every line that holds it and hide the shorter
+     * one. That cannot report a false mate: a node prunes only once it holds
+     * a non-losing move, and an attacker that prunes can only miss a mate. */
     const bool may_prune = pruning >= 2 && !pv && !in_check && !mate_threat;
     /* Steps 10a-10b ask whether moves give check (gives_check_once). */
     BoardCheckFilter check_filter;
@@ -998,8 +973,8 @@ static int search_node(SearchThread *t, int alpha, int beta, int depth, int ply,
              * hopeless node. */
             if (quiet && futile(s, ld, prune_eval, alpha) && !gives_check_once(b, &check_filter, m, &checks))
                 continue;
-            /* Step 10b. Late-move and SEE pruning near the horizon. Measured
-             * with the LMR changes of Step 10d: +45 +/- 39 Elo. */
+            /* Step 10b. Late-move and SEE pruning near the horizon (~45 Elo
+             * with the LMR changes of Step 10d). */
             if (quiet && depth <= LMP_DEPTH && moves > lmp_moves &&
                 !gives_check_once(b, &check_filter, m, &checks))
                 continue;
@@ -1271,8 +1246,8 @@ static void fill_info(SearchThread *t, const RootMove *rm, int line, int depth, 
     info->multipv = line;
     info->score = rm->score == -SCORE_INF ? rm->prev_score : rm->score;
     info->bound = bound;
-    publish_nodes(t);
-    info->nodes = s->nthreads == 1 ? t->nodes : total_nodes(s);
+    search_publish_nodes(t);
+    info->nodes = s->nthreads == 1 ? t->nodes : search_total_nodes(s);
     info->time_ms = elapsed;
     info->nps = info->nodes * 1000 / (uint64_t)(elapsed > 0 ? elapsed : 1);
     info->hashfull = tt_hashfull(&s->tt);
@@ -1334,7 +1309,7 @@ static void complete_mate_pv(SearchThread *t, SearchInfo *info)
     }
 }
 
-static void report_line(SearchThread *t, int line_idx, int depth, ScoreBound bound)
+void search_report_line(SearchThread *t, int line_idx, int depth, ScoreBound bound)
 {
     Searcher *s = t->s;
     if (t->id != 0 || !s->cb.on_info)
@@ -1348,19 +1323,10 @@ static void report_line(SearchThread *t, int line_idx, int depth, ScoreBound bou
     pthread_mutex_unlock(&s->report_lock);
 }
 
-/* Pieces besides the two generals. */
-static int piece_count(const Board *b)
-{
-    int pieces = -2;
-    for (int pc = 0; pc < PIECE_NB; pc++)
-        pieces += b->count[pc];
-    return pieces;
-}
-
 /* Iterative deepening of one thread. The main thread (id 0) reports and
  * decides when to stop; helpers (Lazy SMP) only fill the shared TT, starting
  * at staggered depths so the threads diverge. */
-static void iterate(SearchThread *t)
+void search_iterate(SearchThread *t)
 {
     Searcher *s = t->s;
     const bool main_thread = t->id == 0;
@@ -1378,13 +1344,10 @@ static void iterate(SearchThread *t)
     const uint64_t nodes_at_start = t->nodes;
     /* A mate search wants mate scores, not exact values: it skips the
      * aspiration windows, whose re-searches cost most where the eval swings
-     * between iterations, as in endings with few pieces (mate.epd with the
-     * prover off, 4M nodes a puzzle: 131 -> 133 solved). Analysis (go
-     * infinite) skips them in sparse endings, where its long mates lie
-     * (mate.epd's ttxq-cg174 through mate-bench: mate 19 at 5 s with the
-     * windows, mate 17 at 2.2 s without). */
+     * between iterations, as in endings with few pieces. Analysis (go
+     * infinite) skips them in sparse endings, where its long mates lie. */
     const bool windows = s->limits.mate == 0 &&
-                         !(s->limits.infinite && piece_count(&t->board) <= MATE_SPARSE_PIECES);
+                         !(s->limits.infinite && search_piece_count(&t->board) <= MATE_SPARSE_PIECES);
 
     const int first_depth = t->start_depth > 0 ? t->start_depth : 1 + (main_thread ? 0 : (t->id & 1));
     for (int depth = first_depth; depth <= max_depth; depth++) {
@@ -1408,11 +1371,11 @@ static void iterate(SearchThread *t)
                 if (t->stopped)
                     break;
                 if (v <= alpha && alpha > -SCORE_INF) {
-                    report_line(t, t->pv_idx, depth, BOUND_UPPER);
+                    search_report_line(t, t->pv_idx, depth, BOUND_UPPER);
                     beta = (alpha + beta) / 2;
                     alpha = v - delta > -SCORE_INF ? v - delta : -SCORE_INF;
                 } else if (v >= beta && beta < SCORE_INF) {
-                    report_line(t, t->pv_idx, depth, BOUND_LOWER);
+                    search_report_line(t, t->pv_idx, depth, BOUND_LOWER);
                     beta = v + delta < SCORE_INF ? v + delta : SCORE_INF;
                 } else {
                     break;
@@ -1445,9 +1408,9 @@ static void iterate(SearchThread *t)
                  TT_PV);
         /* Analysis: the prover helper's proof is the best line while the
          * search has no mate as short (reported just below). */
-        const bool proven = adopt_helper_proof(t, false);
+        const bool proven = analysis_adopt_helper_proof(t, false);
         for (int i = 0; i < multipv; i++)
-            report_line(t, i, depth, BOUND_EXACT);
+            search_report_line(t, i, depth, BOUND_EXACT);
 
         /* When to stop deepening. */
         int score = t->roots[0].score;
@@ -1488,17 +1451,14 @@ static void iterate(SearchThread *t)
 
 /* ------------------------------------------------------------- driver */
 
-static bool analysis_prover_wanted(const Searcher *s);
-static void prover_helper(SearchThread *t);
-
 static void *helper_entry(void *arg)
 {
     SearchThread *t = arg;
-    /* Analysis: helper 1 proves mates first (see prover_helper). */
+    /* Analysis: helper 1 proves mates first (see analysis_prover_helper). */
     if (t->id == 1 && analysis_prover_wanted(t->s))
-        prover_helper(t);
-    iterate(t);
-    publish_nodes((SearchThread *)arg);
+        analysis_prover_helper(t);
+    search_iterate(t);
+    search_publish_nodes((SearchThread *)arg);
     return NULL;
 }
 
@@ -1647,309 +1607,6 @@ void search_prepare(Searcher *s, const Board *b, const SearchLimits *l, const Se
         thread_reset(s->threads[i], s, s->root_moves, s->root_count);
 }
 
-/* Puts a proof of the mate prover at the head of the root list and reports
- * it as if an iteration of that depth had found it, unless the root list
- * already holds a mate as short (from the normal search before the prover,
- * or an earlier proof). Returns false if the proof's first move is not a
- * root move. */
-static bool install_proof(SearchThread *t, const MateProof *proof, bool report)
-{
-    if (proof->pv_len == 0)
-        return false;
-    int idx = -1;
-    for (int i = 0; i < t->root_count; i++)
-        if (t->roots[i].move == proof->pv[0])
-            idx = i;
-    if (idx < 0)
-        return false;
-    int plies = 2 * proof->moves - 1;
-    if (t->roots[0].score >= SCORE_MATE - plies)
-        return true;
-    /* Bring the proving move to the front, keeping the others' order. */
-    RootMove rm = t->roots[idx];
-    memmove(&t->roots[1], &t->roots[0], (size_t)idx * sizeof(RootMove));
-    rm.score = rm.prev_score = SCORE_MATE - plies;
-    rm.seldepth = plies;
-    rm.pv_len = proof->pv_len;
-    memcpy(rm.pv, proof->pv, (size_t)proof->pv_len * sizeof(Move));
-    t->roots[0] = rm;
-    if (report) {
-        t->completed_depth = plies;
-        t->seldepth = plies;
-        report_line(t, 0, plies, BOUND_EXACT);
-    }
-    return true;
-}
-
-/* The prover's report of each proof (MateProofFn): the first one is shown
- * at once, so a puzzle counts as solved before tightening ends. */
-static void on_mate_proof(SearchThread *t, const MateProof *proof)
-{
-    /* The node count shown with the line includes the prover's so far. */
-    uint64_t before = t->nodes;
-    t->nodes += proof->nodes;
-    publish_nodes(t);
-    install_proof(t, proof, true);
-    t->nodes = before;
-}
-
-/* The mate prover's turn in a "go mate N" search (see mate_search). Each
- * proof is installed and reported as it stands (on_mate_proof). */
-static bool mate_step(SearchThread *t)
-{
-    MateProof proof;
-    bool proven = mate_prove(t, t->s->limits.mate, 0, MATE_PROVER_TIME_PERCENT, on_mate_proof, &proof);
-    t->nodes += proof.nodes;
-    publish_nodes(t);
-    return proven && install_proof(t, &proof, true);
-}
-
-/* A "go mate N" search on the main thread. In sparse endings, with at most
- * MATE_SPARSE_PIECES pieces besides the two generals, a search with a clock
- * or a node limit is the normal search alone: their mates are long quiet
- * manoeuvres, which the prover's narrow tree (checks and a few quiet
- * moves) does not prove, while the search's eval drives them well, and a
- * turn of the prover would cost the search its unfinished iteration
- * (mate.epd, 5 s: the 42 sparse puzzles are all the search's; sqyq-451
- * 1.29 -> 0.78 s and ttxq-cg174 2.10 -> 1.61 s without the prover's turn).
- * Without either, nothing is cut short: the prover goes first, as below
- * (a short mate is proven at once where a fixed depth may miss it:
- * ttxq-cg009, mate 3, needs depth 10). Elsewhere, in three phases:
- * (1) the normal search, for MATE_FIRST_SEARCH_PERCENT of the clock
- *     or of the node limit: many puzzles fall to it at once, and then the
- *     prover never runs (skipped when the search has neither a clock nor a
- *     node limit, which could not end the phase, and when helper threads
- *     run);
- * (2) the mate prover (mate.c) up to MATE_PROVER_TIME_PERCENT counted from
- *     the start, or until a helper finds the mate; a proof ends the search;
- * (3) the normal search again in the time left, its table still holding
- *     what phase 1 learnt, when the prover disproves the mate within its
- *     narrow tree (it can find mates with quiet attacking moves that the
- *     prover does not try).
- * Helper threads run the normal search throughout: with them, phase 1 is
- * theirs (--threads 2 on mate.epd: 137 solved as before, 131 within 1 s
- * instead of 129, sqyq-037 at 2.2 s instead of 3.3 s). */
-static void mate_search(SearchThread *t)
-{
-    Searcher *s = t->s;
-    const bool timed = s->tm.timed && !s->limits.infinite;
-    if ((timed || s->limits.nodes) && piece_count(&t->board) <= MATE_SPARSE_PIECES) {
-        iterate(t);
-        return;
-    }
-    /* With helpers, they run the normal search from the start, so the main
-     * thread goes straight to the prover. */
-    if ((timed || s->limits.nodes) && s->nthreads == 1) {
-        t->phase_end_ms = timed ? s->tm.hard_ms * MATE_FIRST_SEARCH_PERCENT / 100 : 0;
-        t->phase_nodes = s->limits.nodes / 100 * MATE_FIRST_SEARCH_PERCENT;
-        if (t->phase_end_ms <= 0 && t->phase_nodes == 0)
-            t->phase_nodes = 1;
-        iterate(t);
-        t->phase_end_ms = 0;
-        t->phase_nodes = 0;
-        /* Finished (a mate proven, or the depth limit), or told to stop. */
-        if (!t->stopped || atomic_load(&s->stop))
-            return;
-        t->stopped = false;
-    }
-    if (mate_step(t) || atomic_load(&s->stop))
-        return;
-    /* The iterations phase 1 completed stand: its root order and the
-     * history tables are still there, so the search resumes after them. */
-    t->start_depth = t->completed_depth + 1;
-    iterate(t);
-}
-
-/* ------------------------------------------------- the prover in analysis */
-
-/* Whether the prover runs beside a search without "go mate N": GUI analysis
- * (infinite), pondering and clocked searches. Never beside depth or node
- * limits (bench and the reproducible tests stay as they are) nor multi-PV,
- * whose lines a proof would reorder. */
-static bool analysis_prover_wanted(const Searcher *s)
-{
-    const SearchLimits *l = &s->limits;
-    if (l->mate > 0 || l->depth > 0 || l->nodes > 0 || s->opt.multipv > 1)
-        return false;
-    return l->infinite || l->ponder || s->tm.timed;
-}
-
-/* The prover helper's report of each proof (MateProofFn): kept for the main
- * thread, which alone owns the result, and shown at once, since the main
- * thread reports only at the end of an iteration. */
-static void on_helper_proof(SearchThread *t, const MateProof *proof)
-{
-    Searcher *s = t->s;
-    pthread_mutex_lock(&s->report_lock);
-    int held = atomic_load(&s->helper_proof_moves);
-    if (held == 0 || proof->moves < held) {
-        s->helper_proof = *proof;
-        atomic_store(&s->helper_proof_moves, proof->moves);
-        if (s->cb.on_info) {
-            const int plies = 2 * proof->moves - 1;
-            int64_t elapsed = tm_now_ms() - s->search_start_ms;
-            SearchInfo info;
-            memset(&info, 0, sizeof info);
-            info.depth = info.seldepth = plies;
-            info.multipv = 1;
-            info.score = SCORE_MATE - plies;
-            info.bound = BOUND_EXACT;
-            info.nodes = total_nodes(s) + proof->nodes;
-            info.time_ms = elapsed;
-            info.nps = info.nodes * 1000 / (uint64_t)(elapsed > 0 ? elapsed : 1);
-            info.hashfull = tt_hashfull(&s->tt);
-            info.pv_len = proof->pv_len;
-            memcpy(info.pv, proof->pv, (size_t)proof->pv_len * sizeof(Move));
-            s->cb.on_info(s->cb.ctx, &info);
-        }
-    }
-    pthread_mutex_unlock(&s->report_lock);
-}
-
-/* One-thread analysis: the main thread's own proof is kept where a
- * helper's would be (already shown by on_mate_proof), so that every later
- * iteration, and the final answer, put it back in front (adopt_helper_proof)
- * unless the search holds a mate as short. Without it a resumed iteration
- * that cannot see the mate overwrote the proven line with its own score,
- * and the bestmove after "stop" could come without the mate just shown. */
-static void keep_own_proof(Searcher *s, const MateProof *proof)
-{
-    pthread_mutex_lock(&s->report_lock);
-    int held = atomic_load(&s->helper_proof_moves);
-    if (held == 0 || proof->moves < held) {
-        s->helper_proof = *proof;
-        atomic_store(&s->helper_proof_moves, proof->moves);
-    }
-    pthread_mutex_unlock(&s->report_lock);
-}
-
-/* Main thread: puts the prover helper's proof at the head of the root list
- * unless the search holds a mate as short. Returns true when the best line
- * is then a proven mate. */
-static bool adopt_helper_proof(SearchThread *t, bool report)
-{
-    Searcher *s = t->s;
-    if (t->id != 0 || atomic_load(&s->helper_proof_moves) == 0)
-        return false;
-    MateProof proof;
-    pthread_mutex_lock(&s->report_lock);
-    proof = s->helper_proof;
-    pthread_mutex_unlock(&s->report_lock);
-    return install_proof(t, &proof, report);
-}
-
-/* The side to move has a checking move: without one the prover's first
- * pass is empty and a mate is unlikely to be near. */
-static bool root_has_check(SearchThread *t)
-{
-    for (int i = 0; i < t->root_count; i++)
-        if (board_gives_check(&t->board, t->roots[i].move))
-            return true;
-    return false;
-}
-
-/* The opponent's general is short of squares: at most max_free of the
- * palace points next to it are neither held by its own pieces nor attacked
- * by the side to move (as the board stands). */
-static bool king_boxed(const Board *b, int max_free)
-{
-    static const int steps[4][2] = {{1, 0}, {-1, 0}, {0, 1}, {0, -1}};
-    const int them = b->side ^ 1;
-    const int k = board_king_sq(b, them);
-    int free_squares = 0;
-    for (int i = 0; i < 4; i++) {
-        int f = sq_file(k) + steps[i][0], r = sq_rank(k) + steps[i][1];
-        bool palace = f >= 3 && f <= 5 && (them == RED ? r <= 2 : r >= 7) && r >= 0 && r <= 9;
-        if (!palace)
-            continue;
-        int sq = sq_make(f, r);
-        if (b->sq[sq] != PIECE_NONE && piece_color(b->sq[sq]) == them)
-            continue;
-        free_squares += !board_is_attacked(b, sq, b->side);
-    }
-    return free_squares <= max_free;
-}
-
-/* Helper 1 in analysis: the mate prover instead of the Lazy SMP search, then
- * the search like the other helpers. In a clocked game it runs only when the
- * position looks forcing (a check at hand, the opposing general boxed in),
- * and stops at MATE_HELPER_TIMED_PERCENT of the hard limit, so that the
- * helper mostly deepens the shared TT as before. */
-static void prover_helper(SearchThread *t)
-{
-    Searcher *s = t->s;
-    const bool timed = s->tm.timed && !s->limits.infinite;
-    if (timed && !(root_has_check(t) && king_boxed(&t->board, MATE_KING_FREE_MAX)))
-        return;
-    MateProof proof;
-    mate_prove(t, MATE_ANALYSIS_MOVES, 0, timed ? MATE_HELPER_TIMED_PERCENT : 100, on_helper_proof, &proof);
-    t->nodes += proof.nodes;
-    publish_nodes(t);
-}
-
-/* One-thread analysis (go infinite): the search and the prover take turns
- * that grow geometrically (MATE_SLICE_*), each proof reported as it stands;
- * after a proof of N moves the next turns look for a mate in N-1, until
- * the prover disproves its bound; then the search alone. Pondering with one
- * thread does not get turns: a ponderhit makes it a game search, whose
- * clock a prover turn or a broken-off iteration would spend. */
-static void analysis_search(SearchThread *t)
-{
-    Searcher *s = t->s;
-    /* Only forcing positions get turns; in small endings the general may
-     * have a free point or two (see MATE_SLICE_ENDING_PIECES). Sparse
-     * endings do not: their long quiet mates are the search's (mate.epd:
-     * ttxq-cg174, found by the search alone at 4 s, was lost to the
-     * prover's turns). */
-    const int pieces = piece_count(&t->board);
-    const int max_free = pieces <= MATE_SLICE_ENDING_PIECES ? MATE_SLICE_KING_FREE_MAX : MATE_KING_FREE_MAX;
-    if (pieces <= MATE_SPARSE_PIECES || !root_has_check(t) || !king_boxed(&t->board, max_free)) {
-        iterate(t);
-        return;
-    }
-    /* A position let in only by the endings' wider test keeps its turns
-     * only once the prover has proven a mate: the search finds many of
-     * those mates itself and needs the time (mate.epd: ttxq-cg271, found
-     * by the search at 1.5-2.5 s on a loaded machine, was lost when the
-     * prover took turns there without proving it). */
-    const bool tentative = !king_boxed(&t->board, MATE_KING_FREE_MAX);
-    bool proven_once = false;
-    int64_t search_end = MATE_SLICE_FIRST_MS;
-    int bound = MATE_ANALYSIS_MOVES;
-    for (;;) {
-        t->phase_end_ms = search_end;
-        iterate(t);
-        t->phase_end_ms = 0;
-        /* Finished (the depth limit), or told to stop. */
-        if (!t->stopped || atomic_load(&s->stop))
-            return;
-        t->stopped = false;
-        const int done = t->completed_depth;
-        int64_t elapsed = tm_now_ms() - atomic_load(&s->clock_start_ms);
-        t->prover_end_ms = (elapsed > 1 ? elapsed : 1) * MATE_SLICE_PROVER_FACTOR;
-        MateProof proof;
-        mate_prove(t, bound, 0, 100, on_mate_proof, &proof);
-        t->prover_end_ms = 0;
-        t->nodes += proof.nodes;
-        publish_nodes(t);
-        if (atomic_load(&s->stop))
-            return;
-        if (proof.proven) {
-            keep_own_proof(s, &proof);
-            bound = proof.moves - 1;
-            proven_once = true;
-        }
-        const bool settled = proof.disproven || bound < 1 || (tentative && !proven_once);
-        /* The iterations done stand; the search resumes after them. */
-        t->completed_depth = done;
-        t->start_depth = done + 1;
-        if (settled)
-            break;
-        search_end = (tm_now_ms() - atomic_load(&s->clock_start_ms)) * MATE_SLICE_SEARCH_PERCENT / 100;
-    }
-    iterate(t);
-}
-
 SearchResult search_execute(Searcher *s)
 {
     SearchThread *main_t = s->threads[0];
@@ -1973,12 +1630,12 @@ SearchResult search_execute(Searcher *s)
         pthread_attr_destroy(&attr);
         /* Mate searches mix the normal search with the mate prover. */
         if (s->limits.mate > 0)
-            mate_search(main_t);
+            analysis_mate_search(main_t);
         else if (s->nthreads == 1 && analysis_prover_wanted(s) && s->limits.infinite)
             analysis_search(main_t);
         else
-            iterate(main_t);
-        publish_nodes(main_t);
+            search_iterate(main_t);
+        search_publish_nodes(main_t);
         /* Infinite and ponder searches hold their bestmove until told. */
         while (!atomic_load(&s->stop) && (s->limits.infinite || atomic_load(&s->pondering))) {
             struct timespec ts = {0, 1000000};
@@ -1995,9 +1652,9 @@ SearchResult search_execute(Searcher *s)
     }
     /* A proof found while the main thread's iteration was under way, or
      * overwritten by an iteration cut short by the stop. */
-    adopt_helper_proof(main_t, true);
+    analysis_adopt_helper_proof(main_t, true);
 
-    res.nodes = s->nthreads == 1 ? main_t->nodes : total_nodes(s);
+    res.nodes = s->nthreads == 1 ? main_t->nodes : search_total_nodes(s);
     res.time_ms = tm_now_ms() - s->search_start_ms;
     if (main_t->root_count == 0) {
         res.best = MOVE_NONE;

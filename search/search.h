@@ -71,7 +71,7 @@ void search_limits_init(SearchLimits *l);
 
 /* Search constants that a build with the CMake option CHARIOT_SPSA lets a
  * tuner set at run time (tools/spsa.py, docs/TUNING.md): each has a name
- * (its name in search/params.h) and the range a value must lie in; its
+ * (its name in search/search_params.h) and the range a value must lie in; its
  * default is SearchOptions.tune[i] after search_options_init. */
 enum { SEARCH_TUNE_MAX = 16 };
 typedef struct SearchTunable {
@@ -100,10 +100,10 @@ typedef struct SearchOptions {
 
 /* Strength levels for human opponents: below SKILL_MAX a search gets a node
  * budget that shrinks with the level and noise on the root moves that grows
- * as the level drops (search/params.h, SKILL_*). */
+ * as the level drops (search/search_params.h, SKILL_*). */
 enum { SKILL_MAX = 20 };
 /* The calibrated skill level nearest in rating to an Elo (UCI_Elo), and the
- * range UCI_Elo accepts (search/params.h, SKILL_ELO_TABLE; README,
+ * range UCI_Elo accepts (search/search_params.h, SKILL_ELO_TABLE; docs/RESULTS.md,
  * "Strength levels"). */
 enum { SKILL_ELO_MIN = 800, SKILL_ELO_MAX = 2800 };
 int search_skill_for_elo(int elo);
@@ -203,7 +203,7 @@ bool searcher_probe(Searcher *s, const Board *b, TTProbe *out);
 
 /* ------------------------------------------------------ opening book */
 
-/* ElephantEye's BOOK.DAT (described in ../shared/BOOK.md; search/book.c). */
+/* ElephantEye's BOOK.DAT (the format: search/book.c). */
 enum { BOOK_PIECE_TYPES = 14, BOOK_SQUARES = 256 };
 /* Books larger than this are refused (the largest known is under 1 MB). */
 enum { BOOK_MAX_BYTES = 64 << 20 };

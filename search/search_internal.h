@@ -12,7 +12,7 @@
 #include "board.h"
 #include "egtb.h"
 #include "mem.h"
-#include "params.h"
+#include "search_params.h"
 #include "search.h"
 
 /* ----------------------------------------------------------------- TT */
@@ -419,7 +419,7 @@ struct Searcher {
     atomic_bool stop;
     atomic_bool helper_mate;        /* mate search: a helper's last iteration found a mate within limits.mate */
     /* Analysis (no "go mate"): the proof of the prover helper thread, which
-     * the main thread adopts as its best line (see prover_helper). Guarded
+     * the main thread adopts as its best line (see analysis_prover_helper). Guarded
      * by report_lock, which also serialises the threads' on_info calls. */
     pthread_mutex_t report_lock;
     atomic_int helper_proof_moves;  /* 0: no proof yet; else helper_proof.moves */
@@ -448,6 +448,48 @@ struct Searcher {
 SearchResult search_execute(struct Searcher *s);
 /* Prepares the Searcher for a search of b (copies, limits, clock). */
 void search_prepare(struct Searcher *s, const Board *b, const SearchLimits *l, const SearchCallbacks *cb);
+
+/* Pieces besides the two generals. */
+static inline int search_piece_count(const Board *b)
+{
+    int pieces = -2;
+    for (int pc = 0; pc < PIECE_NB; pc++)
+        pieces += b->count[pc];
+    return pieces;
+}
+
+static inline uint64_t search_total_nodes(const struct Searcher *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->nthreads; i++)
+        n += atomic_load_explicit(&s->threads[i]->nodes_shared, memory_order_relaxed);
+    return n;
+}
+
+static inline void search_publish_nodes(SearchThread *t)
+{
+    atomic_store_explicit(&t->nodes_shared, t->nodes, memory_order_relaxed);
+}
+
+/* Iterative deepening of one thread (search.c). */
+void search_iterate(SearchThread *t);
+/* Reports root line line_idx of the main thread through on_info. */
+void search_report_line(SearchThread *t, int line_idx, int depth, ScoreBound bound);
+
+/* -------------------------------------------------- analysis (analysis.c) */
+
+/* A "go mate N" search on the main thread: search and prover in phases. */
+void analysis_mate_search(SearchThread *t);
+/* One-thread "go infinite": search and prover in growing turns. */
+void analysis_search(SearchThread *t);
+/* Whether the prover runs beside a search without "go mate N". */
+bool analysis_prover_wanted(const struct Searcher *s);
+/* Helper thread 1 in analysis: the prover first, then the search. */
+void analysis_prover_helper(SearchThread *t);
+/* Main thread: puts a helper's (or its own kept) proof at the head of the
+ * root list unless the search holds a mate as short; true when the best
+ * line is then a proven mate. */
+bool analysis_adopt_helper_proof(SearchThread *t, bool report);
 
 /* ----------------------------------------------------------- mate prover */
 

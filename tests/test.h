@@ -2,9 +2,19 @@
 #ifndef CHARIOT_TEST_H
 #define CHARIOT_TEST_H
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* xorshift64: the tests' seeded random numbers (one state per program). */
+static inline uint64_t test_xorshift(uint64_t *state)
+{
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
 
 /* Failures are counted, not fatal, so one run reports every broken case. */
 static int test_failures;

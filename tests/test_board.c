@@ -11,13 +11,7 @@
 static Board b, c;
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint32_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 11);
-}
+static uint32_t rng(void) { return (uint32_t)(test_xorshift(&rng_state) >> 11); }
 
 /* Everything but the history beyond the current entry must be restored. */
 static bool same_board(const Board *x, const Board *y)

@@ -1,5 +1,5 @@
-/* test_book.c — the BOOK.DAT reader: the format's test vectors from
- * ../shared/BOOK.md (stream words, square coding, locks), lookup of stored
+/* test_book.c — the BOOK.DAT reader: the format's known test vectors
+ * (stream words, square coding, locks), lookup of stored
  * and mirrored positions, legality filtering, weighted choice, and corrupt
  * or truncated files. */
 #include <stdint.h>

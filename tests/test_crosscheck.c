@@ -251,13 +251,7 @@ static void crosscheck(Board *b)
 }
 
 static uint64_t rng_state = 0x1234567887654321ull;
-static uint32_t rng(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 11);
-}
+static uint32_t rng(void) { return (uint32_t)(test_xorshift(&rng_state) >> 11); }
 
 /* Plays seeded random legal moves from b, cross-checking every position. */
 static void random_walk(Board *b, int plies)

@@ -12,13 +12,7 @@
 enum { RANDOM_POSITIONS = 4000, FEN_LEN = 128 };
 
 static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-static uint32_t rng_next(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 16);
-}
+static uint32_t rng_next(void) { return (uint32_t)(test_xorshift(&rng_state) >> 16); }
 
 /* Squares as (file, rank) for the defending (Black) side's guards. */
 static const int ADVISOR_PTS[5][2] = {{3, 9}, {5, 9}, {4, 8}, {3, 7}, {5, 7}};

@@ -154,13 +154,7 @@ static void check_other_side(Board *b)
 }
 
 static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static uint32_t rng_next(void)
-{
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return (uint32_t)(rng_state >> 32);
-}
+static uint32_t rng_next(void) { return (uint32_t)(test_xorshift(&rng_state) >> 32); }
 
 static void test_symmetry_and_incremental(void)
 {

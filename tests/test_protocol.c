@@ -270,10 +270,10 @@ static int random_game(char *moves, size_t cap, int plies, uint64_t seed)
         MoveList list, caps;
         board_generate(b, GEN_ALL, &list);
         board_generate(b, GEN_CAPTURES, &caps);
-        seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+        test_xorshift(&seed);
         Move m = MOVE_NONE;
         for (int tries = 0; tries < 16 && m == MOVE_NONE; tries++) {
-            seed ^= seed << 13, seed ^= seed >> 7, seed ^= seed << 17;
+            test_xorshift(&seed);
             Move c = caps.count && (seed & 1) ? caps.moves[(seed >> 8) % (unsigned)caps.count]
                                               : list.moves[(seed >> 8) % (unsigned)list.count];
             board_make(b, c);

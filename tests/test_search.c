@@ -727,7 +727,7 @@ static void test_options(Searcher *s)
         CHECK(search_skill_for_elo(elo) <= search_skill_for_elo(elo + 50));
 }
 
-/* Analysis proves mates (search_execute, analysis_search, prover_helper).
+/* Analysis proves mates (search_execute, analysis_search, analysis_prover_helper).
  * sqyq-115 of mate.epd, a mate in 20 that the prover finds at once and the
  * search alone needs seconds for. The limits are generous; nothing here
  * depends on the machine's speed. */

@@ -16,13 +16,7 @@
  * drawish scale): the linear model may differ by this much, no more. */
 enum { MODEL_TOLERANCE_CP = 3, PLAYOUTS = 40, PLAYOUT_PLIES = 200, SAMPLE_EVERY = 4 };
 
-static uint64_t rng_next(uint64_t *s)
-{
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
+static uint64_t rng_next(uint64_t *s) { return test_xorshift(s); }
 
 /* Random games from the start, sampled every few plies: openings,
  * middlegames and (after many captures) endgames, with the drawish scale. */

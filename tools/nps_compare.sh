@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# nps_compare.sh — the node rate of two Chariot builds in one run, as issue 12's
-# point 5 asks ("old vs new in one run, median of 3"): `chariot bench` of each
+# nps_compare.sh — the node rate of two Chariot builds in one run (old
+# against new, median of 3 by default): `chariot bench` of each
 # build in turn, ROUNDS rounds, then the median of each build's rate and the
 # median of the per-round ratios NEW / OLD. Alternating the two builds lets a
 # machine whose speed drifts (a shared host) move both alike. A benchmark for

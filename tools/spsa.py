@@ -10,7 +10,7 @@ a_k = r_end * c_end^2 * ((A + N) / (A + k))^0.602, A = N / 10, R_k = a_k / c_k^2
 so each parameter's step ends near r_end * c_end^2 per game-pair point.
 
 The engine must be built with -DCHARIOT_SPSA=ON (CMakeLists.txt): it then
-lists SPSA_<name> spin options (search/params.h, SEARCH_TUNABLES) and this
+lists SPSA_<name> spin options (search/search_params.h, SEARCH_TUNABLES) and this
 script reads them, with their defaults and ranges, from the engine itself.
 
 usage: tools/spsa.py SPSA_BUILD OPENINGS.fen STATE.json [ITERATIONS]
@@ -21,7 +21,7 @@ STATE.json holds theta and the iteration count; running again resumes from
 it (the schedule's N is the ITERATIONS of the first run). A line a hundred
 pairs goes to stdout. A tool for developers; no test and no build step uses
 it (python3, standard library). A tuned result is a proposal: copy it into
-search/params.h and measure it with an SPRT before keeping it.
+search/search_params.h and measure it with an SPRT before keeping it.
 """
 import json
 import os

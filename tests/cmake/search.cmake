@@ -1,4 +1,4 @@
-# search.cmake — tests of the search (search/, engine/bench.c, engine/search.c).
+# search.cmake — tests of the search (search/, engine/bench.c, engine/cmd_search.c).
 add_executable(test_search ${CMAKE_CURRENT_SOURCE_DIR}/test_search.c)
 target_link_libraries(test_search PRIVATE xq_search xq_eval xq_board xq_testlib)
 add_test(NAME search_unit COMMAND test_search)

@@ -1,4 +1,4 @@
-/* tune.c — `chariot tune`: fits every weight of eval/weights.h to the
+/* cmd_tune.c — `chariot tune`: fits every weight of eval/weights.h to the
  * positions of `chariot datagen` files (Texel-style, eval/tune.h) and writes
  * the header the build compiles in. */
 #include <errno.h>
@@ -10,7 +10,6 @@
 #include "cli.h"
 #include "commands.h"
 #include "proc.h"
-#include "solve.h"
 #include "tune.h"
 
 #include "endgame.h"
@@ -86,7 +85,7 @@ static bool tune_load(const char *path, TuneSet *set, long long limit, Board *b,
     TuneFeature feat[TUNE_PARAMS];
     EvalTrace tr;
     bool ok = true;
-    while (ok && (limit == 0 || (long long)set->count < limit) && solve_read_line(f, &line, &cap)) {
+    while (ok && (limit == 0 || (long long)set->count < limit) && cli_read_line(f, &line, &cap)) {
         lineno++;
         if (line[0] == '\n' || line[0] == '#')
             continue;

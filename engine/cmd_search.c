@@ -1,4 +1,4 @@
-/* search.c — `chariot search`: searches one position from the command line
+/* cmd_search.c — `chariot search`: searches one position from the command line
  * and prints every iteration and the best move. */
 #include <errno.h>
 #include <stdio.h>

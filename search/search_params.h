@@ -1,10 +1,10 @@
-/* params.h — every tuning constant of the search, named, in one place.
+/* search_params.h — every tuning constant of the search, named, in one place.
  *
- * Values marked "untuned" have not been through a match on their own; the
- * pruning and reduction groups below were kept because self-play matches
- * (200 games, 2+0.02, `chariot match`) showed them to gain. Units are centipawns unless said otherwise;
- * material margins are in BOARD_MATERIAL units (rook 900, cannon 450,
- * horse 400, pawn 100; advisors, elephants and the king count nothing).
+ * Each was kept because a match showed it to gain (the commit that set it
+ * holds the measurement; docs/RESULTS.md lists the main ones). Units are
+ * centipawns unless said otherwise; material margins are in BOARD_MATERIAL
+ * units (rook 900, cannon 450, horse 400, pawn 100; advisors, elephants and
+ * the king count nothing).
  */
 #ifndef CHARIOT_SEARCH_PARAMS_H
 #define CHARIOT_SEARCH_PARAMS_H
@@ -12,8 +12,7 @@
 /* ------------------------------------------------------------ null move */
 
 /* Depth reduction R of the null-move search: ElephantEye's NULL_DEPTH of 2,
- * plus one ply per NULL_R_DEPTH_DIV plies of depth (+42 +/- 38 Elo against a
- * fixed R = 2, 200 games). */
+ * plus one ply per NULL_R_DEPTH_DIV plies of depth (~40 Elo over a fixed 2). */
 enum { NULL_R = 2 };
 enum { NULL_R_DEPTH_DIV = 4 };
 /* The reduction itself, as a constant expression so that the null step and
@@ -30,12 +29,10 @@ enum { NULL_SAFE_MARGIN = 1000 };
 
 /* ------------------------------------------------------------ quiescence */
 
-/* EGain pruning margin (seed 001's DELTA): a capture is skipped when
- * static eval + SEE gain + QS_DELTA <= alpha, at every quiescence ply.
- * Covers the positional swing a capture may bring: threats, mobility and
- * king danger move the eval by more than a pawn when a piece leaves or
- * falls. SPRT [0, 5] at 10k nodes, 200 against 100: +17.9 +/- 10.0 Elo,
- * 3005 games, LLR 2.95. */
+/* EGain pruning margin: a capture is skipped when static eval + SEE gain +
+ * QS_DELTA <= alpha, at every quiescence ply. Threats, mobility and king
+ * danger move the eval by more than a pawn when a piece falls (~18 Elo
+ * over 100). */
 enum { QS_DELTA = 200 };
 /* Quiescence also searches quiet checks on its first QS_CHECK_PLIES plies. */
 enum { QS_CHECK_PLIES = 1 };
@@ -49,13 +46,11 @@ enum { EXTENSION_PLY_FACTOR = 2 };
 /* Singular extension: from SE_DEPTH on, a hash move whose lower bound was
  * searched at least depth - SE_TT_DEPTH_MARGIN deep is tested against the
  * other moves at half depth, below its score by SE_MARGIN per ply; with
- * multi-cut and a negative extension (search.c, singular_step). SPRT [0, 5]
- * at 10k nodes: +14.7 +/- 8.9 Elo, 3817 games, LLR 2.95. It costs about 1.5
- * plies of reported depth at 800k nodes (16.57 -> 15.03): the extended
- * lines are deeper than the iteration's number says. */
+ * multi-cut and a negative extension (search.c, singular_step) (~15 Elo).
+ * The reported depth drops, as the extended lines run deeper than it says. */
 enum { SE_DEPTH = 6, SE_TT_DEPTH_MARGIN = 3, SE_MARGIN = 2 };
 
-/* ------------------------------------------------------------ pruning (untuned) */
+/* ------------------------------------------------ pruning and reductions */
 
 /* Reverse futility (static null move): at depth <= RFP_DEPTH a non-PV node
  * whose static eval is at least RFP_MARGIN * depth above beta returns (one
@@ -64,9 +59,7 @@ enum { RFP_DEPTH = 7, RFP_MARGIN = 120 };
 /* The pruning eval of reverse futility and futility, and quiescence's
  * stand pat (bounded_eval): a TT bound of a searched entry (depth >= 1)
  * that lies beyond the static eval on its own side replaces the eval,
- * moved at most TT_EVAL_CAP. Uncapped, and with quiescence's depth-0
- * bounds (which see only captures), the same idea lost 25 to 40 Elo in two
- * earlier runs. */
+ * moved at most TT_EVAL_CAP. Uncapped, the idea lost. */
 enum { TT_EVAL_CAP = 200 };
 /* Futility: a quiet non-checking move whose reduced depth (the node's depth
  * less one less the base LMR reduction at its move number, "lmr depth") is
@@ -81,24 +74,21 @@ enum { FUTILITY_HISTORY_DIV = 3000 };
 
 /* Late-move reductions: r = LMR_BASE + ln(depth) * ln(moves) / LMR_DIV, in
  * hundredths; applied from LMR_MIN_DEPTH and after LMR_MIN_MOVES moves to
- * every move that was not extended (good captures, see CAPT_GOOD_SEE_DIV,
- * LMR_GOOD_CAPTURE_BONUS plies less: +4.9 +/- 4.0 Elo, see the commit); one ply
- * more when the eval is not improving, and for quiet moves when the hash
- * move is a capture; one ply less at a PV node or one the TT marks as once
- * on a PV (TT_PV). With the history term this
- * measured +51 +/- 34 Elo against LMR_DIV 250 from depth 3 / move 3. */
+ * every move that was not extended (good captures LMR_GOOD_CAPTURE_BONUS
+ * plies less); one ply more when the eval is not improving, and for quiet
+ * moves when the hash move is a capture; one ply less at a PV node or one
+ * the TT marks as once on a PV (TT_PV). */
 enum { LMR_MIN_DEPTH = 2, LMR_MIN_MOVES = 2, LMR_BASE = 50, LMR_DIV = 200 };
 /* History adjusts the reduction by one ply per LMR_HISTORY_DIV points. */
 enum { LMR_HISTORY_DIV = 6000 };
 /* Late good captures (the picker's, so those that lose by SEE no more than
  * their capture history excuses, CAPT_GOOD_SEE_DIV) are reduced this much
- * less. */
+ * less (~5 Elo). */
 enum { LMR_GOOD_CAPTURE_BONUS = 1 };
 
-/* Late-move pruning and SEE pruning (measured together, with SEE-gated
- * check extensions: +45 +/- 39 Elo, 200 games).
- * Late-move pruning: at depth <= LMP_DEPTH a quiet non-checking move is
- * skipped after (LMP_BASE + depth^2) moves, half that when not improving. */
+/* Late-move pruning: at depth <= LMP_DEPTH a quiet non-checking move is
+ * skipped after (LMP_BASE + depth^2) moves, half that when not improving.
+ * It and SEE pruning were kept together (~45 Elo). */
 enum { LMP_DEPTH = 5, LMP_BASE = 3 };
 /* SEE pruning: a quiet move at lmr depth <= SEE_PRUNE_DEPTH whose exchange
  * loses more than SEE_QUIET_MARGIN * (lmr depth)^2 is skipped, and so is a
@@ -126,23 +116,16 @@ enum { HISTORY_MAX = 16384, HISTORY_BONUS_MAX = 1200 };
 /* A cutoff's bonus (and the malus of the quiet moves tried before it) is
  * depth^2 + HISTORY_BONUS_LINEAR * depth, at most HISTORY_BONUS_MAX: the
  * linear part lets the shallow nodes, where most cutoffs happen, teach the
- * tables within a few hits instead of hundreds. SPRT [0, 5] at 10k nodes
- * against depth^2 alone: +20.6 +/- 10.8 Elo, 2523 games, LLR 2.97. */
+ * tables within a few hits instead of hundreds (~20 Elo). */
 enum { HISTORY_BONUS_LINEAR = 64 };
 /* The quiet malus, given to the quiet moves searched before the best move
  * (Step 10f), is QUIET_MALUS_PCT percent of the best move's bonus. Several
  * moves usually fail before one works; a larger malus moves the failed ones
- * below the good ones in fewer visits. SPRT [0, 5] at 10k nodes, 150
- * against 100: +6.6 +/- 5.1 Elo, 11364 games over two runs, LLR 2.97; 200
- * against 150: +10.3 +/- 7.2 Elo, 6036 games, LLR 2.93 (H1 at 2.95), and
- * +7.5 +/- 5.2 over 11338 games pooled with two earlier runs; 250 against
- * 200 read -0.1 +/- 10.0 (3026 games, stopped). */
+ * below the good ones in fewer visits (~15 Elo over 100). */
 enum { QUIET_MALUS_PCT = 200 };
 /* The capture malus, given to the captures tried before the best move
  * (Step 10f), is CAPTURE_MALUS_PCT percent of the best move's bonus, for
- * the quiet malus's reason. SPRT [0, 5] at 10k nodes against 100 (malus =
- * bonus): +10.0 +/- 7.0 Elo, 5542 games, LLR 2.97; 200 against 150 read
- * -4.5 +/- 10.1 (2871 games, LLR -1.33, dropped). */
+ * the quiet malus's reason (~10 Elo over 100; 200 did not gain). */
 enum { CAPTURE_MALUS_PCT = 150 };
 /* The gravity update keeps an entry within +-HISTORY_MAX only for steps no
  * larger than HISTORY_MAX, and the continuation and capture tables are
@@ -158,10 +141,8 @@ enum { CAPT_HIST_DIV = 4 };
  * exchange loses no more than its positive capture-history entry divided by
  * CAPT_GOOD_SEE_DIV: one that keeps cutting nodes off despite a losing SEE
  * (a sacrifice that works here, or an exchange SEE misjudges because of a
- * pin or a screen) is worth trying early. A full entry allows 1024. SPRT
- * [0, 5] at 10k nodes against SEE >= 0 alone: +5.0 +/- 4.0 Elo, 15902
- * games, LLR 2.94 (H1), at a divisor of 32; 16 against 32: +8.7 +/- 6.4
- * Elo, 7120 games, LLR 2.94 (H1). */
+ * pin or a screen) is worth trying early. A full entry allows 1024
+ * (~14 Elo over SEE >= 0 alone). */
 enum { CAPT_GOOD_SEE_DIV = 16 };
 /* Quiet-move order by threats (board_threats): a rook that steps off a point
  * a cheaper enemy piece attacks, to a point none does, ranks
@@ -181,9 +162,7 @@ enum { THREAT_ORDER_ROOK = 12000, THREAT_ORDER_MINOR = 6000 };
  * tables' average. Entries are in 1/CORR_GRAIN centipawns, kept within
  * +-CORR_MAX; an update moves an entry min(depth + 1, CORR_WEIGHT_MAX) /
  * CORR_WEIGHT_SCALE of the way. Most updates come from shallow nodes, so
- * the scale sets how fast a table follows a game's new structures: 128
- * (from 256) searched 14% fewer bench nodes and measured better (see the
- * commit that set it). */
+ * the scale sets how fast a table follows a game's new structures. */
 enum { CORR_SIZE = 1 << 14, CORR_GRAIN = 16, CORR_MAX = 300 * CORR_GRAIN };
 enum { CORR_WEIGHT_MAX = 16, CORR_WEIGHT_SCALE = 128 };
 /* Static evals cached per thread, direct-mapped by the position key
@@ -207,9 +186,7 @@ enum { DRAW_SCORE = 0 };
  * R60_FREE)) / R60_SPAN of itself (a fifth) at the limit of 120 plies. An
  * edge that has captured nothing for that long may never turn into a win
  * before the limit, and the shrinking eval steers the search toward the
- * captures and exchanges that reset the counter. SPRT [0, 5] at 10k nodes: +4.8 +/- 3.9 Elo, 1231
- * games, LLR 3.00 (most games never reach 40 quiet plies, so most pairs
- * are identical). */
+ * captures and exchanges that reset the counter (~5 Elo). */
 enum { R60_FREE = 40, R60_SPAN = 100 };
 /* Skill levels below SKILL_MAX: a node budget of SKILL_BASE_NODES at level 0,
  * multiplied by SKILL_NODES_GROWTH_PCT/100 per level (about 300k nodes at
@@ -218,7 +195,7 @@ enum { R60_FREE = 40, R60_SPAN = 100 };
 enum { SKILL_BASE_NODES = 256, SKILL_NODES_GROWTH_PCT = 145, SKILL_NOISE_CP = 240 };
 /* Measured ratings of skill levels, {level, Elo}, for UCI_Elo, which picks
  * the level nearest in rating. Scale: fairy-stockfish 11.1 at 1+0.01 = 2000
- * (README, "Strength levels", has the matches). Levels 14, 16 and 18
+ * (docs/RESULTS.md, "Strength levels", has the matches). Levels 14, 16 and 18
  * measured the same as 12 within their error bars, so 12 stands for them. */
 #define SKILL_ELO_TABLE {{0, 1095}, {4, 1380}, {8, 1681}, {10, 1785}, {12, 2053}, {20, 2436}}
 
@@ -231,10 +208,8 @@ enum { SKILL_BASE_NODES = 256, SKILL_NODES_GROWTH_PCT = 145, SKILL_NOISE_CP = 24
 enum { TM_MOVES_MAX = 50 };
 /* In sudden death the moves assumed left fall as the game goes on:
  * TM_GAME_MOVES less the move number, within TM_SUDDEN_MIN..TM_SUDDEN_MAX.
- * A fixed 30 moves left spent a thirtieth of the clock on every move, so
- * at 10+0.1 a move got 0.54 s in moves 1-10 and 0.08 s in moves 51-60, and
- * half the games ended with about a second unused; xiangqi games run long
- * (median 56 moves a side against fairy-stockfish). */
+ * A fixed count starves the late moves of long xiangqi games and leaves
+ * clock unused at the end. */
 enum { TM_GAME_MOVES = 65, TM_SUDDEN_MIN = 20, TM_SUDDEN_MAX = 40 };
 /* Share of the increment spent per move, in percent. */
 enum { TM_INC_PERCENT = 75 };
@@ -242,17 +217,9 @@ enum { TM_INC_PERCENT = 75 };
  * TM_HARD_MAX_PERCENT of the time the limits share out (below). */
 enum { TM_HARD_FACTOR = 5, TM_HARD_MAX_PERCENT = 70 };
 /* The clock less the move overhead and TM_RESERVE_MS is what the limits
- * share out (tm_init), so that much stays in hand whenever a move is due.
- * Without the reserve a 2+0.02 game that lives on its increment keeps about
- * 60 ms on the clock, and a host that takes the cores away for 100 ms
- * (another job, a virtual machine's steal) flags the engine: 5 losses on
- * time in 2528 such games, and 40 and 57 in two runs of 200 with 120 ms
- * stalls injected (tools/stall_host.c), against none with the reserve. With
- * it the clock settles near 160 ms, a move there still gets the increment,
- * and the saving is spread over the game (4% less time a move in moves
- * 1-20), not taken when the clock runs low as a hard cap at the clock less
- * the reserve did (2+0.02 against the build before: that cap -17 +/- 16
- * Elo, this form -6 +/- 12). */
+ * share out (tm_init), so that much stays in hand whenever a move is due:
+ * a host that stalls the engine for about that long (another job, a virtual
+ * machine's steal; tools/stall_host.c) no longer flags it. */
 enum { TM_RESERVE_MS = 100 };
 /* Soft-limit scaling after each iteration (tm_soft_scaled), in percent of
  * the soft limit: TM_SOFT_PERCENT, then these factors multiplied:
@@ -291,31 +258,25 @@ enum { TT_AGE_WEIGHT = 4 };
 /* ------------------------------------------------------------ mate prover */
 
 /* The mate prover (mate.c, df-pn) takes a turn when SearchLimits.mate > 0
- * (see mate_search in search.c). Its own table holds 2^MATE_TABLE_BITS buckets of 64 bytes, three entries
- * each (20: 64 MB). */
+ * (analysis_mate_search in analysis.c). Its own table holds
+ * 2^MATE_TABLE_BITS buckets of 64 bytes, three entries each (20: 64 MB). */
 enum { MATE_TABLE_BITS = 20 };
 /* Outside sparse endings, a mate search first runs the normal search for
  * this share of the hard limit (or of the node limit), then the prover
  * until MATE_PROVER_TIME_PERCENT of it has passed since the start, then the
- * normal search again if the prover disproves the mate. The prover proves
- * most puzzles that the first phase does not settle at once within a few
- * hundred thousand nodes (sqyq-028, -115, -007: 4k to 83k), and the mates
- * it misses it mostly disproves, after which the normal search resumes.
- * mate.epd (5 s, loaded machine): within 1 s 133 -> 136, p90 0.34-0.37 s
- * -> 0.26 s, still 139 solved (3%: the same). */
+ * normal search again if the prover disproves the mate. Many puzzles fall
+ * to the search at once; most others the prover proves within a few
+ * hundred thousand nodes. */
 enum { MATE_FIRST_SEARCH_PERCENT = 5 };
 /* Share of a timed search's hard limit (or of its node limit) after which
- * the prover gives way to the normal search. On mate.epd no puzzle with more
- * than MATE_SPARSE_PIECES pieces is solved by the last normal-search phase
- * (those the first phase misses fall to the prover or not at all), so the
- * prover keeps the rest of the time there: sqyq-313's proof comes at
- * 4.2 s on a loaded machine (at 80% it was cut off). */
+ * the prover gives way to the normal search. Outside sparse endings the
+ * last search phase solves nothing the prover would not, so the prover
+ * keeps the rest of the time. */
 enum { MATE_PROVER_TIME_PERCENT = 100 };
 /* Sparse endings have at most MATE_SPARSE_PIECES pieces besides the two
  * generals. Their mates are long quiet manoeuvres, which the prover's
  * narrow tree rarely proves: a mate search there under a clock or a node
- * limit is the normal search alone, and analysis gives the prover no turn.
- * On mate.epd every puzzle only the prover solves has 10 or more pieces. */
+ * limit is the normal search alone, and analysis gives the prover no turn. */
 enum { MATE_SPARSE_PIECES = 8 };
 /* Node budget of the prover when the search has no clock (depth or node
  * limits only, or infinite), so "go mate N depth D" still ends. */
@@ -355,26 +316,18 @@ enum { MATE_KING_FREE_MAX = 0 };
  * general with at most MATE_KING_FREE_MAX free points, more than
  * MATE_SPARSE_PIECES pieces): the search until MATE_SLICE_FIRST_MS, the
  * prover until MATE_SLICE_PROVER_FACTOR times the time passed, the search
- * until MATE_SLICE_SEARCH_PERCENT of the time passed, and so on. Without
- * the general's test, normal middlegames (generals guarded by advisors)
- * lost 5 plies of analysis at 5 s to the prover's turns; the prover's table starts afresh at each turn, so
- * the turns grow geometrically. It stops once the prover has proven or
- * disproven a mate within its bound. */
+ * until MATE_SLICE_SEARCH_PERCENT of the time passed, and so on, until the
+ * prover proves or disproves a mate within its bound. The general's test
+ * keeps ordinary middlegames free of turns that would cost them depth; the
+ * turns grow geometrically because the prover's table starts afresh. */
 enum { MATE_SLICE_FIRST_MS = 250, MATE_SLICE_PROVER_FACTOR = 4 };
 enum { MATE_SLICE_SEARCH_PERCENT = 150 };
 /* In endings of at most MATE_SLICE_ENDING_PIECES pieces (and more than
  * MATE_SPARSE_PIECES) the general may have up to MATE_SLICE_KING_FREE_MAX
  * free points: an exposed general there is the rule in a mating attack,
- * not a guarded one (mate.epd: sqyq-358, 10 pieces, the general on a
- * raised point with two free points, got no prover turn and was never
- * found through go infinite, while chariot solve proves it in 0.8 s).
- * Positions let in only by this test lose their turns when the first one
- * proves nothing (analysis_search): ttxq-cg271, 10 pieces, is the
- * search's, and the prover's turns cost it. No bench position qualifies
- * (its endings have 11 and 12 pieces). With 2 free points allowed at any
- * piece count, the 12 bench positions and 15 openings reached 422 plies
- * in all at 2 s of go infinite instead of 451 (up to 5 fewer each); with
- * this gate 446 (the same within the noise). */
+ * not a guarded one. Positions let in only by this test lose their turns
+ * when the first one proves nothing (analysis_search), since the search
+ * finds many of those mates itself. */
 enum { MATE_SLICE_ENDING_PIECES = 10, MATE_SLICE_KING_FREE_MAX = 2 };
 /* The prover reads the clock every this many nodes (a power of two); node
  * caps and the stop flag are checked at every node. */

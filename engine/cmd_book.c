@@ -1,7 +1,7 @@
-/* book.c — `chariot book show BOOK.DAT FEN|startpos` lists the book moves of
+/* cmd_book.c — `chariot book show BOOK.DAT FEN|startpos` lists the book moves of
  * a position with their weights, in the order and form the engine uses;
  * `chariot book build GAMES.pgn... -o BOOK.DAT [--plies N] [--min-games K]`
- * writes a book in ElephantEye's format (../shared/BOOK.md) from games. */
+ * writes a book in ElephantEye's format (search/book.c) from games. */
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
