@@ -8,7 +8,7 @@
  *
  * Usage: test_ponder_stress CHARIOT PROTOCOL [--count N] [--seed S]
  *        [--first K] [--margin MS] [--verbose]
- * PROTOCOL is ucci or uci. The seed is printed; each sequence draws from
+ * PROTOCOL is ucci, uci or cecp (XBoard). The seed is printed; each sequence draws from
  * (seed, its index), so `--seed S --first K --count 1` replays sequence K's
  * commands and delays (the engine's timing may still differ). The margin
  * bounds every wait: it catches hangs, it is not a timing assertion. */
@@ -104,8 +104,11 @@ static bool load_mates(void)
             continue;
         while (semi > line && semi[-1] == ' ')
             semi--;
-        *semi = '\0';
-        snprintf(mate_fens[mate_count++], sizeof mate_fens[0], "%s", line);
+        size_t n = (size_t)(semi - line);
+        if (n >= sizeof mate_fens[0])
+            continue;
+        memcpy(mate_fens[mate_count], line, n);
+        mate_fens[mate_count++][n] = '\0';
     }
     fclose(f);
     return mate_count > 0;
@@ -173,6 +176,14 @@ struct Gui {
     Board *pos;
     int ban_count;
     Move bans[4];
+    /* CECP: pings not yet answered, each with the answers owed before it. */
+    int ping_n, next_ping;
+    long ping_due[QUEUE_MAX * 2];
+    int ping_id[QUEUE_MAX * 2];
+    long pongs;
+    Move hint;            /* the engine's last `Hint:` */
+    bool game_over;       /* a result or resign was announced */
+    int game_plies;       /* plies played since new/setboard */
     /* The current sequence, for the report. */
     uint64_t seed;
     long index;
@@ -330,7 +341,7 @@ static int playable(const Owed *o)
 
 /* An answer arrived: move is the ICCS text (4 chars) or NULL for "no
  * move"; ponder is the suggested reply or NULL. */
-static void answered(Gui *g, const char *move, const char *ponder, bool idle_stop_word)
+static void answered(Gui *g, const char *move, const char *ponder, bool idle_stop_word, bool any_end)
 {
     if (g->owed_n == 0) {
         if (idle_stop_word && g->stray_ok > 0) {
@@ -350,7 +361,7 @@ static void answered(Gui *g, const char *move, const char *ponder, bool idle_sto
     g->answers++;
     int n = playable(o);
     if (!move) {
-        if (n > 0 && !o->none_only)
+        if (n > 0 && !o->none_only && !any_end)
             fail(g, "no move, with %d legal moves to play", n);
         return;
     }
@@ -443,7 +454,7 @@ static bool uf_on_line(Gui *g, const char *line)
         return true;
     }
     if (drv_is(line, "nobestmove")) {
-        answered(g, NULL, NULL, true);
+        answered(g, NULL, NULL, true, false);
         return !is_uci(g);
     }
     if (drv_is(line, "bestmove")) {
@@ -451,7 +462,7 @@ static bool uf_on_line(Gui *g, const char *line)
             return false;
         const char *m = line + 9;
         if (strcmp(m, "(none)") == 0) {
-            answered(g, NULL, NULL, false);
+            answered(g, NULL, NULL, false, false);
             return is_uci(g);
         }
         if (!iccs_token(m))
@@ -464,7 +475,7 @@ static bool uf_on_line(Gui *g, const char *line)
         /* UCCI adds a draw offer or a resignation. */
         if (*rest && !(!is_uci(g) && (strcmp(rest, " draw") == 0 || strcmp(rest, " resign") == 0)))
             return false;
-        answered(g, m, ponder, false);
+        answered(g, m, ponder, false, false);
         return true;
     }
     if (drv_is(line, "info")) {
@@ -781,9 +792,262 @@ static void uf_sequence(Gui *g, Rng *r)
         uf_settle(g);
 }
 
+/* ------------------------------------------------------- CECP (XBoard) */
+
+/* XBoard plays a game: the engine answers its own turns with `move X` (or
+ * a result or `resign`), and with `hard` ponders on the opponent's time;
+ * the GUI's `usermove` is the predicted reply (a hit) or another move (a
+ * miss). Nothing but an engine turn may bring a `move`. */
+
+static bool cecp_on_line(Gui *g, const char *line)
+{
+    if (strncmp(line, "move ", 5) == 0) {
+        if (!iccs_token(line + 5) || line[9] != '\0')
+            return false;
+        if (g->owed_n > 0) {
+            answered(g, line + 5, NULL, false, false);
+            if (!g->failed) {
+                board_make(g->pos, move_from_iccs(line + 5));
+                g->game_plies++;
+                g->hint = MOVE_NONE;
+            }
+        } else {
+            fail(g, "a move when it was not the engine's turn");
+        }
+        return true;
+    }
+    if (drv_is(line, "pong")) {
+        long n = strtol(line + 5, NULL, 10);
+        if (g->ping_n == 0 || g->ping_id[0] != n)
+            fail(g, "pong %ld: not the oldest ping unanswered", n);
+        else if (g->answers < g->ping_due[0])
+            fail(g, "pong %ld before the move owed by an earlier command", n);
+        if (g->ping_n > 0) {
+            g->ping_n--;
+            memmove(g->ping_id, g->ping_id + 1, (size_t)g->ping_n * sizeof *g->ping_id);
+            memmove(g->ping_due, g->ping_due + 1, (size_t)g->ping_n * sizeof *g->ping_due);
+        }
+        g->pongs++;
+        return true;
+    }
+    if (strncmp(line, "Hint: ", 6) == 0) {
+        g->hint = iccs_token(line + 6) ? move_from_iccs(line + 6) : MOVE_NONE;
+        return true;
+    }
+    bool resign = drv_is(line, "resign");
+    if (resign || drv_is(line, "1-0") || drv_is(line, "0-1") || drv_is(line, "1/2-1/2")) {
+        /* A rule verdict or a resignation ends the game whatever the
+         * moves; "is mated"/"is stalemated" needs a side without moves. */
+        bool rule = resign || strstr(line, "loses by") != NULL || drv_is(line, "1/2-1/2");
+        if (g->owed_n > 0) {
+            answered(g, NULL, NULL, false, rule);
+        } else if (!rule && board_has_legal_move(g->pos)) {
+            fail(g, "a result with legal moves on the board");
+        }
+        g->game_over = true;
+        return true;
+    }
+    if (strncmp(line, "Error", 5) == 0 || strncmp(line, "Illegal move", 12) == 0 ||
+        strncmp(line, "tellusererror", 13) == 0) {
+        g->errors++;
+        return true;
+    }
+    /* Thinking output starts with the depth. */
+    if ((line[0] >= '0' && line[0] <= '9') || line[0] == '#')
+        return true;
+    return drv_is(line, "feature") || drv_is(line, "offer") || drv_is(line, "telluser") || drv_is(line, "stat01:") ||
+           drv_is(line, "tellics") || drv_is(line, "tellopponent");
+}
+
+static bool cecp_ping(Gui *g)
+{
+    if (g->ping_n == (int)(sizeof g->ping_id / sizeof *g->ping_id)) {
+        fail(g, "test bug: too many pings");
+        return false;
+    }
+    int id = ++g->next_ping;
+    g->ping_id[g->ping_n] = id;
+    g->ping_due[g->ping_n++] = g->answers + g->owed_n;
+    return gsend(g, "ping %d", id);
+}
+
+/* Sends ping and waits for its pong (and the moves owed before it). */
+static bool cecp_sync(Gui *g, int64_t wait_ms, const char *what)
+{
+    long target = g->pongs + g->ping_n + 1;
+    return cecp_ping(g) && gwait(g, &g->pongs, target, wait_ms, what);
+}
+
+static bool cecp_open(Gui *g, Rng *r)
+{
+    if (!drv_start(&g->e, g->path)) {
+        fail(g, "cannot start %s", g->path);
+        return false;
+    }
+    g->open = true;
+    g->owed_n = g->owed_head = 0;
+    g->held = false;
+    g->ping_n = 0;
+    gsend(g, "xboard");
+    gsend(g, "protover 2");
+    int64_t deadline = now_ms() + g->margin_ms;
+    char line[DRV_LINE];
+    for (;;) {
+        int left = (int)(deadline - now_ms());
+        int k = left > 0 ? drv_getline(&g->e, line, sizeof line, left) : 0;
+        if (k <= 0) {
+            fail(g, "no feature done=1");
+            return false;
+        }
+        if (strstr(line, "done=1"))
+            break;
+    }
+    drv_mark(&g->e);
+    gsend(g, "accepted usermove");
+    gsend(g, "new");
+    gsend(g, "variant xiangqi");
+    gsend(g, "memory %d", HASH_MB);
+    g->threads = rng_pct(r, 25) ? 2 : 1;
+    gsend(g, "cores %d", g->threads);
+    if (rng_pct(r, 80))
+        gsend(g, "option BookFile=%s/book_small.dat", CHARIOT_DATA_DIR);
+    gsend(g, "force");
+    return cecp_sync(g, g->margin_ms, "pong after the set-up");
+}
+
+/* The clocks XBoard sends before an engine turn; the most the move may take. */
+static int64_t cecp_clock(Gui *g, Rng *r)
+{
+    int t = 15 + rng_int(r, 85); /* centiseconds */
+    gsend(g, "time %d", t);
+    gsend(g, "otim %d", t);
+    return (int64_t)t * 10;
+}
+
+/* Waits for the engine's move (or result), now and then with a ping or a
+ * `?` (move now) while it thinks. */
+static void cecp_await_turn(Gui *g, Rng *r, int64_t budget_ms)
+{
+    if (rng_pct(r, 15))
+        cecp_ping(g);
+    if (rng_pct(r, 15)) {
+        gsleep(g, rng_delay(r));
+        gsend(g, "?");
+    }
+    gwait_answers(g, budget_ms + g->margin_ms, "move on the engine's turn");
+}
+
+/* A random legal move of the side to move, or the engine's hint. */
+static bool cecp_user_move(Gui *g, Rng *r, char ms[5])
+{
+    MoveList list;
+    board_generate(g->pos, GEN_ALL, &list);
+    if (list.count == 0)
+        return false;
+    Move m = list.moves[rng_int(r, list.count)];
+    if (g->hint != MOVE_NONE && board_is_legal(g->pos, g->hint) && rng_pct(r, 60))
+        m = g->hint;
+    move_to_iccs(m, ms);
+    return true;
+}
+
+static void cecp_sequence(Gui *g, Rng *r)
+{
+    char pos[600];
+    pick_position(g, r, pos, sizeof pos, &g->what);
+    if (g->failed)
+        return;
+    /* XBoard's way to a position: new, force, setboard, then the moves. */
+    gsend(g, "new");
+    gsend(g, "variant xiangqi");
+    gsend(g, "force");
+    const char *moves = strstr(pos, " moves ");
+    if (strncmp(pos, "fen ", 4) == 0) {
+        int n = moves ? (int)(moves - pos) - 4 : (int)strlen(pos) - 4;
+        gsend(g, "setboard %.*s", n, pos + 4);
+    }
+    for (const char *p = moves ? moves + 7 : ""; *p; p += p[4] ? 5 : 4)
+        gsend(g, "usermove %.4s", p);
+    g->game_over = false;
+    g->game_plies = 0;
+    g->hint = MOVE_NONE;
+    gsend(g, rng_pct(r, 80) ? "hard" : "easy");
+    gsend(g, rng_pct(r, 70) ? "post" : "nopost");
+    gsend(g, rng_pct(r, 50) ? "level 0 0:01 0" : "level 40 0:02 0");
+    if (rng_pct(r, 20))
+        gsend(g, "sd %d", 1 + rng_int(r, 4));
+    int64_t budget = cecp_clock(g, r);
+    gsend(g, "go");
+    owe(g, false);
+    int turns = 1 + rng_int(r, 4);
+    for (int turn = 0; turn < turns && !g->failed; turn++) {
+        cecp_await_turn(g, r, budget);
+        if (g->failed || g->game_over || !board_has_legal_move(g->pos))
+            break;
+        /* The engine ponders now (with hard); nothing may come from it
+         * but thinking output until the GUI's move. */
+        bool user_moved = false;
+        for (int step = 0; step < 4 && !g->failed && !user_moved; step++) {
+            gsleep(g, rng_delay(r));
+            gpoll(g);
+            int a = rng_int(r, 100);
+            if (a < 55) {
+                char ms[5];
+                if (!cecp_user_move(g, r, ms))
+                    break;
+                budget = cecp_clock(g, r);
+                gsend(g, "usermove %s", ms);
+                board_make(g->pos, move_from_iccs(ms));
+                g->game_plies++;
+                owe(g, false);
+                user_moved = true;
+            } else if (a < 65) {
+                cecp_sync(g, g->margin_ms, "pong while pondering");
+            } else if (a < 70) {
+                gsend(g, "?"); /* nothing to move now: ignored */
+                cecp_sync(g, g->margin_ms, "pong after ? while pondering");
+            } else if (a < 75) {
+                gsend(g, "easy");
+                cecp_sync(g, g->margin_ms, "pong after easy");
+            } else if (a < 80) {
+                gsend(g, "hint");
+                cecp_sync(g, g->margin_ms, "pong after hint");
+            } else if (a < 85 && g->game_plies >= 2) {
+                /* take back the engine's move and the one before it */
+                gsend(g, "remove");
+                board_unmake(g->pos);
+                board_unmake(g->pos);
+                g->game_plies -= 2;
+                g->hint = MOVE_NONE;
+                cecp_sync(g, g->margin_ms, "pong after remove");
+            } else if (a < 92) {
+                gsend(g, "force");
+                turn = turns;
+                break;
+            } else if (a < 97) {
+                gsend(g, "new");
+                turn = turns;
+                break;
+            } else {
+                gclose(g, true);
+                return;
+            }
+        }
+        if (!user_moved)
+            break;
+    }
+    if (g->open && !g->failed) {
+        if (g->owed_n > 0)
+            gwait_answers(g, budget + g->margin_ms, "move on the engine's turn");
+        gsend(g, "force");
+        cecp_sync(g, g->margin_ms, "pong at the end of the sequence");
+    }
+}
+
 static const Protocol PROTOCOLS[] = {
     {"ucci", uf_open, uf_sequence, uf_on_line},
     {"uci", uf_open, uf_sequence, uf_on_line},
+    {"cecp", cecp_open, cecp_sequence, cecp_on_line},
 };
 
 /* ----------------------------------------------------------------- main */
@@ -797,7 +1061,7 @@ static uint64_t seq_seed(uint64_t seed, long index)
 int main(int argc, char **argv)
 {
     if (argc < 3) {
-        fprintf(stderr, "usage: test_ponder_stress CHARIOT ucci|uci [--count N] [--seed S] [--first K] "
+        fprintf(stderr, "usage: test_ponder_stress CHARIOT ucci|uci|cecp [--count N] [--seed S] [--first K] "
                         "[--margin MS] [--verbose]\n");
         return 2;
     }
@@ -882,5 +1146,10 @@ int main(int argc, char **argv)
     }
     printf("%ld sequences, %ld engine starts, %ld answers, %.1f s\n", done, restarts, g->answers,
            (double)(now_ms() - t0) / 1000.0);
+    drv_mark(&g->e);
+    for (int i = 0; i < QUEUE_MAX; i++)
+        free(g->owed[i].pos);
+    free(g->pos);
+    free(g);
     TEST_END();
 }
