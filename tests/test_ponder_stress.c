@@ -30,7 +30,7 @@ enum {
     LOG_CAP = 1 << 15,        /* the transcript kept of the current sequence */
     DELAY_MAX_MS = 20,        /* the longest pause a sequence makes between commands */
     DEFAULT_COUNT = 2000,
-    DEFAULT_MARGIN_MS = 5000, /* generous: sanitizers and wine are slow, a hang is what we catch */
+    DEFAULT_MARGIN_MS = 10000, /* generous: a hang is what we catch (ctest gives sanitizer and wine builds more) */
     QUEUE_MAX = 4,            /* answers owed at once (a ponder search and the next go) */
     HASH_MB = 4,              /* small: every (re)start clears it */
     MAX_WALK = 4,             /* random plies added after a position that allows it */
@@ -714,7 +714,7 @@ static void uf_held_search(Gui *g, Rng *r, bool ponder, bool depth0)
                 const char *name;
                 pick_position(g, r, pos, sizeof pos, &name);
                 gsend(g, "position %s", pos);
-                gsend(g, "go depth 1");
+                gsend(g, rng_pct(r, 50) ? "go ponder %s" : "go %s", c.text);
             } else if (is_uci(g)) {
                 gsend(g, "ucinewgame");
             } else {
@@ -722,10 +722,10 @@ static void uf_held_search(Gui *g, Rng *r, bool ponder, bool depth0)
             }
             if (uf_sync(g, "readyok after a refused command") && g->errors != errors + 1)
                 fail(g, "a command refused while thinking: %ld error lines, expected 1", g->errors - errors);
-        } else if (a < 89) {
+        } else if (a < 87) {
             gclose(g, true);
             return;
-        } else if (a < 90) {
+        } else if (a < 88) {
             /* the GUI dies: end of input */
             gclose(g, false);
             return;
@@ -743,7 +743,7 @@ static void uf_timed_search(Gui *g, Rng *r)
     Clock c;
     uf_clock(g, r, &c);
     if (c.infinite)
-        snprintf(c.text, sizeof c.text, "depth %d", 1 + rng_int(r, 4));
+        snprintf(c.text, sizeof c.text, "depth %d", 1 + rng_int(r, 3));
     gsend(g, "go%s %s", !is_uci(g) && rng_pct(r, 10) ? " draw" : "", c.text);
     owe(g, false);
     if (rng_pct(r, 40)) {
