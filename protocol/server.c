@@ -14,50 +14,9 @@
 #include "proc.h"
 #include "protocol.h"
 #include "search.h"
-#include "server_internal.h"
-
-enum { PROTO_OUT_MAX = 4096, PROTO_MAX_THREADS = 256, PROTO_MAX_HASH_MB = 65536 };
-
-typedef enum Dialect { DIALECT_UCCI = 0, DIALECT_UCI } Dialect;
+#include "server_core.h"
 
 /* ------------------------------------------------------------- options */
-
-typedef enum OptId {
-    OPT_USEMILLISEC,
-    OPT_BATCH,
-    OPT_DEBUG,
-    OPT_PONDER,
-    OPT_HASH,
-    OPT_THREADS,
-    OPT_IDLE,
-    OPT_PRUNING,
-    OPT_KNOWLEDGE,
-    OPT_RANDOMNESS,
-    OPT_STYLE,
-    OPT_MULTIPV,
-    OPT_NEWGAME,
-    OPT_BOOKFILES,
-    OPT_USEBOOK,
-    OPT_RESIGN,
-    OPT_MOVEOVERHEAD,
-    OPT_SKILL,
-    OPT_LIMITSTRENGTH,
-    OPT_ELO,
-    OPT_NB
-} OptId;
-
-typedef enum OptType { OPT_CHECK, OPT_SPIN, OPT_COMBO, OPT_STRING, OPT_BUTTON } OptType;
-
-typedef struct OptionDesc {
-    OptId id;
-    const char *ucci;          /* UCCI name, also its normalised lookup key */
-    const char *uci;           /* UCI display name; NULL: not advertised in UCI */
-    const char *alias;         /* one more normalised name accepted, or NULL */
-    OptType type;
-    int min, max;              /* spin range */
-    const char *const *vars;   /* combo values, the engine's preferred one first */
-    bool uci_only;             /* a UCI convention, not listed to UCCI GUIs */
-} OptionDesc;
 
 /* Some adapters (uci2wb) set every combo to its first value, so each list
  * starts with what Chariot would choose by itself. */
@@ -65,7 +24,7 @@ static const char *const VARS_LEVEL_DESC[] = {"large", "medium", "small", "none"
 static const char *const VARS_LEVEL_ASC[] = {"none", "small", "medium", "large", NULL};
 static const char *const VARS_STYLE[] = {"normal", "solid", "risky", NULL};
 
-static const OptionDesc OPTIONS[OPT_NB] = {
+const OptionDesc SV_OPTIONS[OPT_NB] = {
     {OPT_USEMILLISEC, "usemillisec", NULL, NULL, OPT_CHECK, 0, 0, NULL, false},
     {OPT_BATCH, "batch", NULL, NULL, OPT_CHECK, 0, 0, NULL, false},
     {OPT_DEBUG, "debug", NULL, NULL, OPT_CHECK, 0, 0, NULL, false},
@@ -88,68 +47,7 @@ static const OptionDesc OPTIONS[OPT_NB] = {
     {OPT_ELO, "ucielo", "UCI_Elo", NULL, OPT_SPIN, SKILL_ELO_MIN, SKILL_ELO_MAX, NULL, true},
 };
 
-/* Every option value; spins as ints, checks as 0/1, combos as an index into
- * the option's vars. */
-typedef struct Settings {
-    int value[OPT_NB];
-    char bookfiles[UCCI_VALUE_MAX];
-} Settings;
-
-/* ------------------------------------------------------------- server */
-
-typedef struct Server {
-    FILE *in, *out;
-    Searcher *searcher;
-    SearchOptions search_defaults;
-    /* Written by this thread only, under lock, since the search thread's
-     * callbacks read multipv, resign and style. */
-    Settings settings, defaults;
-    Board *pos;              /* the current position (always valid) */
-    Board *scratch;          /* where a new position is built before it replaces pos */
-    int ban_count;
-    Move bans[MAX_MOVES];
-    char *line;
-    UcciCommand *cmd;
-    SearchLimits limits;
-    Book *book;              /* the opening book of bookfiles, NULL when none */
-    uint64_t rng;            /* the book's random draws (splitmix64 state) */
-    uint64_t noise_seed;     /* seed of the root noise (randomness, skill) */
-
-    /* Everything below is shared with the search thread: guarded by lock. */
-    pthread_mutex_t lock;
-    pthread_cond_t idle_cond;
-    Dialect dialect;
-    bool out_broken;         /* writing to out failed: the GUI is gone */
-    bool thinking;           /* from `go` until bestmove/nobestmove is printed */
-    bool stop_requested;
-    bool search_ponder;      /* a ponder search not yet hit */
-    bool search_infinite;
-    bool counted;            /* the result counts for draw/resign decisions */
-    bool opp_draw;           /* the opponent offers a draw */
-    bool has_pending;        /* a result held until stop/ponderhit */
-    SearchResult pending;
-    bool root_dead;          /* no attacking piece left at the root */
-    int equal_streak, losing_streak;
-} Server;
-
-/* ------------------------------------------------------------- output */
-
-typedef struct OutLine {
-    char buf[PROTO_OUT_MAX];
-    size_t n;
-} OutLine;
-
-#if defined(__GNUC__)
-#define PROTO_PRINTF(f, a) __attribute__((format(printf, f, a)))
-#else
-#define PROTO_PRINTF(f, a)
-#endif
-
-static void outline_add(OutLine *l, const char *fmt, ...) PROTO_PRINTF(2, 3);
-static void emit(Server *sv, const char *fmt, ...) PROTO_PRINTF(2, 3);
-static void emit_error(Server *sv, const char *fmt, ...) PROTO_PRINTF(2, 3);
-
-static void outline_add(OutLine *l, const char *fmt, ...)
+void sv_outline_add(OutLine *l, const char *fmt, ...)
 {
     if (l->n >= sizeof l->buf - 1)
         return;
@@ -161,8 +59,7 @@ static void outline_add(OutLine *l, const char *fmt, ...)
         l->n += (size_t)k < sizeof l->buf - l->n ? (size_t)k : sizeof l->buf - 1 - l->n;
 }
 
-/* Writes one line: ASCII only, never blank, flushed. Caller holds sv->lock. */
-static void emit_locked(Server *sv, const char *text)
+void sv_emit_locked(Server *sv, const char *text)
 {
     char buf[PROTO_OUT_MAX];
     size_t n = 0;
@@ -179,7 +76,7 @@ static void emit_locked(Server *sv, const char *text)
         sv->out_broken = true;
 }
 
-static void emit(Server *sv, const char *fmt, ...)
+void sv_emit(Server *sv, const char *fmt, ...)
 {
     char buf[PROTO_OUT_MAX];
     va_list ap;
@@ -187,20 +84,24 @@ static void emit(Server *sv, const char *fmt, ...)
     vsnprintf(buf, sizeof buf, fmt, ap);
     va_end(ap);
     pthread_mutex_lock(&sv->lock);
-    emit_locked(sv, buf);
+    sv_emit_locked(sv, buf);
     pthread_mutex_unlock(&sv->lock);
 }
 
-static void emit_error(Server *sv, const char *fmt, ...)
+void sv_emit_error(Server *sv, const char *fmt, ...)
 {
-    char buf[PROTO_OUT_MAX];
-    int k = snprintf(buf, sizeof buf, "info string error: ");
+    char msg[PROTO_OUT_MAX / 2];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(buf + k, sizeof buf - (size_t)k, fmt, ap);
+    vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    char buf[PROTO_OUT_MAX];
     pthread_mutex_lock(&sv->lock);
-    emit_locked(sv, buf);
+    if (sv->dialect == DIALECT_CECP)
+        snprintf(buf, sizeof buf, "Error (%s): %s", msg, sv->err_cmd);
+    else
+        snprintf(buf, sizeof buf, "info string error: %s", msg);
+    sv_emit_locked(sv, buf);
     pthread_mutex_unlock(&sv->lock);
 }
 
@@ -225,34 +126,34 @@ static void cb_info(void *ctx, const SearchInfo *info)
     Server *sv = ctx;
     OutLine l = {.n = 0};
     pthread_mutex_lock(&sv->lock);
-    outline_add(&l, "info depth %d seldepth %d", info->depth, info->seldepth);
+    sv_outline_add(&l, "info depth %d seldepth %d", info->depth, info->seldepth);
     if (sv->dialect == DIALECT_UCI) {
-        outline_add(&l, " multipv %d", info->multipv);
+        sv_outline_add(&l, " multipv %d", info->multipv);
         if (score_is_mate(info->score))
-            outline_add(&l, " score mate %d", score_mate_moves(info->score));
+            sv_outline_add(&l, " score mate %d", score_mate_moves(info->score));
         else
-            outline_add(&l, " score cp %d", info->score);
+            sv_outline_add(&l, " score cp %d", info->score);
         if (info->bound == BOUND_LOWER)
-            outline_add(&l, " lowerbound");
+            sv_outline_add(&l, " lowerbound");
         else if (info->bound == BOUND_UPPER)
-            outline_add(&l, " upperbound");
-        outline_add(&l, " nodes %llu nps %llu hashfull %d time %lld", (unsigned long long)info->nodes,
+            sv_outline_add(&l, " upperbound");
+        sv_outline_add(&l, " nodes %llu nps %llu hashfull %d time %lld", (unsigned long long)info->nodes,
                     (unsigned long long)info->nps, info->hashfull, (long long)info->time_ms);
     } else {
         /* UCCI: plain `score N` (GUIs read `score cp N` as 0) and pv last. */
         if (sv->settings.value[OPT_MULTIPV] > 1)
-            outline_add(&l, " multipv %d", info->multipv);
-        outline_add(&l, " score %d time %lld nodes %llu nps %llu", info->score, (long long)info->time_ms,
+            sv_outline_add(&l, " multipv %d", info->multipv);
+        sv_outline_add(&l, " score %d time %lld nodes %llu nps %llu", info->score, (long long)info->time_ms,
                     (unsigned long long)info->nodes, (unsigned long long)info->nps);
     }
     if (info->pv_len > 0) {
-        outline_add(&l, " pv");
+        sv_outline_add(&l, " pv");
         for (int i = 0; i < info->pv_len && i < MAX_PLY; i++) {
             char m[5];
-            outline_add(&l, " %s", move_str(info->pv[i], m));
+            sv_outline_add(&l, " %s", move_str(info->pv[i], m));
         }
     }
-    emit_locked(sv, l.buf);
+    sv_emit_locked(sv, l.buf);
     pthread_mutex_unlock(&sv->lock);
 }
 
@@ -267,13 +168,13 @@ static void cb_currmove(void *ctx, Move m, int number, int depth)
         snprintf(buf, sizeof buf, "info depth %d currmove %s currmovenumber %d", depth, ms, number);
     else
         snprintf(buf, sizeof buf, "info currmove %s currmovenumber %d", ms, number);
-    emit_locked(sv, buf);
+    sv_emit_locked(sv, buf);
     pthread_mutex_unlock(&sv->lock);
 }
 
 /* UCCI only: " draw" to offer or accept a draw, " resign" when hopeless,
  * or "". Updates the streak counters. Caller holds sv->lock. */
-static const char *draw_or_resign_locked(Server *sv, const SearchResult *r)
+const char *sv_draw_or_resign_locked(Server *sv, const SearchResult *r)
 {
     /* Analysis, and ponder searches the GUI stopped (a ponder miss), say
      * nothing about the game. */
@@ -306,15 +207,15 @@ static void emit_bestmove_locked(Server *sv, const SearchResult *r)
 {
     char buf[96];
     if (r->best == MOVE_NONE) {
-        emit_locked(sv, sv->dialect == DIALECT_UCI ? "bestmove (none)" : "nobestmove");
+        sv_emit_locked(sv, sv->dialect == DIALECT_UCI ? "bestmove (none)" : "nobestmove");
     } else {
         char b[5], p[5];
         int k = snprintf(buf, sizeof buf, "bestmove %s", move_str(r->best, b));
         if (r->ponder != MOVE_NONE)
             k += snprintf(buf + k, sizeof buf - (size_t)k, " ponder %s", move_str(r->ponder, p));
         if (sv->dialect == DIALECT_UCCI)
-            snprintf(buf + k, sizeof buf - (size_t)k, "%s", draw_or_resign_locked(sv, r));
-        emit_locked(sv, buf);
+            snprintf(buf + k, sizeof buf - (size_t)k, "%s", sv_draw_or_resign_locked(sv, r));
+        sv_emit_locked(sv, buf);
     }
     sv->thinking = false;
     sv->has_pending = false;
@@ -370,7 +271,7 @@ static bool ensure_idle(Server *sv, const char *what)
     bool busy = sv->thinking, stopping = sv->stop_requested;
     pthread_mutex_unlock(&sv->lock);
     if (busy && !stopping) {
-        emit_error(sv, "engine is thinking; %s ignored (send stop first)", what);
+        sv_emit_error(sv, "engine is thinking; %s ignored (send stop first)", what);
         return false;
     }
     wait_idle(sv);
@@ -386,7 +287,7 @@ static int online_cores(void)
 }
 
 /* splitmix64: a small, good generator for book draws and noise seeds. */
-static uint64_t next_random(uint64_t *state)
+uint64_t sv_next_random(uint64_t *state)
 {
     uint64_t z = (*state += UINT64_C(0x9E3779B97F4A7C15));
     z = (z ^ (z >> 30)) * UINT64_C(0xBF58476D1CE4E5B9);
@@ -442,40 +343,40 @@ static void emit_option_list(Server *sv)
 {
     bool uci = dialect_of(sv) == DIALECT_UCI;
     for (int i = 0; i < OPT_NB; i++) {
-        const OptionDesc *o = &OPTIONS[i];
+        const OptionDesc *o = &SV_OPTIONS[i];
         if ((uci && !o->uci) || (!uci && o->uci_only))
             continue;
         OutLine l = {.n = 0};
-        outline_add(&l, "option %s%s type ", uci ? "name " : "", uci ? o->uci : o->ucci);
+        sv_outline_add(&l, "option %s%s type ", uci ? "name " : "", uci ? o->uci : o->ucci);
         int def = default_int(sv, o->id);
         switch (o->type) {
         case OPT_CHECK:
-            outline_add(&l, "check default %s", def ? "true" : "false");
+            sv_outline_add(&l, "check default %s", def ? "true" : "false");
             break;
         case OPT_SPIN: {
             int min = o->min;
             if (uci && (o->id == OPT_HASH || o->id == OPT_THREADS))
                 min = 1; /* 0 ("engine decides") is a UCCI convention */
             if (uci)
-                outline_add(&l, "spin default %d min %d max %d", def, min, o->max);
+                sv_outline_add(&l, "spin default %d min %d max %d", def, min, o->max);
             else
-                outline_add(&l, "spin min %d max %d default %d", min, o->max, def);
+                sv_outline_add(&l, "spin min %d max %d default %d", min, o->max, def);
             break;
         }
         case OPT_COMBO:
-            outline_add(&l, "combo");
+            sv_outline_add(&l, "combo");
             for (int k = 0; o->vars[k]; k++)
-                outline_add(&l, " var %s", o->vars[k]);
-            outline_add(&l, " default %s", o->vars[def]);
+                sv_outline_add(&l, " var %s", o->vars[k]);
+            sv_outline_add(&l, " default %s", o->vars[def]);
             break;
         case OPT_STRING:
-            outline_add(&l, "string default <empty>");
+            sv_outline_add(&l, "string default <empty>");
             break;
         case OPT_BUTTON:
-            outline_add(&l, "button");
+            sv_outline_add(&l, "button");
             break;
         }
-        emit(sv, "%s", l.buf);
+        sv_emit(sv, "%s", l.buf);
     }
     /* An SPSA build's search constants (none in a normal build). */
     const SearchTunable *tun;
@@ -484,10 +385,10 @@ static void emit_option_list(Server *sv)
     search_options_init(&compiled);
     for (int i = 0; i < ntune; i++) {
         if (uci)
-            emit(sv, "option name SPSA_%s type spin default %d min %d max %d", tun[i].name, compiled.tune[i],
+            sv_emit(sv, "option name SPSA_%s type spin default %d min %d max %d", tun[i].name, compiled.tune[i],
                  tun[i].min, tun[i].max);
         else
-            emit(sv, "option SPSA_%s type spin min %d max %d default %d", tun[i].name, tun[i].min, tun[i].max,
+            sv_emit(sv, "option SPSA_%s type spin min %d max %d default %d", tun[i].name, tun[i].min, tun[i].max,
                  compiled.tune[i]);
     }
 }
@@ -498,21 +399,21 @@ static void emit_handshake(Server *sv, Dialect d)
     sv->dialect = d;
     pthread_mutex_unlock(&sv->lock);
     if (d == DIALECT_UCI) {
-        emit(sv, "id name Chariot %s", CHARIOT_VERSION);
-        emit(sv, "id author Chariot developers");
+        sv_emit(sv, "id name Chariot %s", CHARIOT_VERSION);
+        sv_emit(sv, "id author Chariot developers");
     } else {
-        emit(sv, "id name Chariot %s", CHARIOT_VERSION);
-        emit(sv, "id version %s", CHARIOT_VERSION);
-        emit(sv, "id author Chariot developers");
+        sv_emit(sv, "id name Chariot %s", CHARIOT_VERSION);
+        sv_emit(sv, "id version %s", CHARIOT_VERSION);
+        sv_emit(sv, "id author Chariot developers");
     }
     emit_option_list(sv);
-    emit(sv, "%s", d == DIALECT_UCI ? "uciok" : "ucciok");
+    sv_emit(sv, "%s", d == DIALECT_UCI ? "uciok" : "ucciok");
 }
 
 static const OptionDesc *find_option(const char *name)
 {
     for (int i = 0; i < OPT_NB; i++) {
-        const OptionDesc *o = &OPTIONS[i];
+        const OptionDesc *o = &SV_OPTIONS[i];
         if (strcmp(name, o->ucci) == 0 || (o->alias && strcmp(name, o->alias) == 0))
             return o;
     }
@@ -566,7 +467,7 @@ static int parse_combo(const OptionDesc *o, const char *v)
     return -1;
 }
 
-static void new_game(Server *sv)
+void sv_new_game(Server *sv)
 {
     searcher_new_game(sv->searcher);
     pthread_mutex_lock(&sv->lock);
@@ -587,11 +488,11 @@ static bool spin_value(Server *sv, const char *label, const char *value, const c
 {
     long long v;
     if (!parse_spin(value, &v)) {
-        emit_error(sv, "option %s: expected a number, got '%s'", label, echo);
+        sv_emit_error(sv, "option %s: expected a number, got '%s'", label, echo);
         return false;
     }
     if (v < min || v > max) {
-        emit_error(sv, "option %s: %s is out of range %d..%d; unchanged", label, echo, min, max);
+        sv_emit_error(sv, "option %s: %s is out of range %d..%d; unchanged", label, echo, min, max);
         return false;
     }
     *out = (int)v;
@@ -635,11 +536,11 @@ static void set_tunable(Server *sv, const UcciCommand *c, int i, const SearchTun
     SearchOptions so = search_options_from(sv, &sv->settings);
     if (!searcher_set_options(sv->searcher, &so)) {
         sv->search_defaults.tune[i] = old;
-        emit_error(sv, "option SPSA_%s: value '%s' rejected by the search; unchanged", tun[i].name, echo);
+        sv_emit_error(sv, "option SPSA_%s: value '%s' rejected by the search; unchanged", tun[i].name, echo);
     }
 }
 
-static void do_setoption(Server *sv, const UcciCommand *c)
+void sv_setoption(Server *sv, const UcciCommand *c)
 {
     const SearchTunable *tun;
     const int ti = find_tunable(c->name, &tun);
@@ -654,19 +555,20 @@ static void do_setoption(Server *sv, const UcciCommand *c)
     ucci_echo(c->value, strlen(c->value), echo);
     /* Errors name the option as this GUI's dialect lists it: a UCI user
      * set "Hash", not "hashsize". */
-    const char *label = dialect_of(sv) == DIALECT_UCI && o->uci ? o->uci : o->ucci;
+    const Dialect d = dialect_of(sv);
+    const char *label = d != DIALECT_UCCI && o->uci ? o->uci : o->ucci;
     if (option_needs_search(o->id) && !ensure_idle(sv, "setoption"))
         return;
 
     Settings next = sv->settings;
     switch (o->type) {
     case OPT_BUTTON:
-        new_game(sv);
+        sv_new_game(sv);
         return;
     case OPT_CHECK: {
         int b;
         if (!parse_bool(c->value, &b)) {
-            emit_error(sv, "option %s: expected true or false, got '%s'", label, echo);
+            sv_emit_error(sv, "option %s: expected true or false, got '%s'", label, echo);
             return;
         }
         next.value[o->id] = b;
@@ -684,8 +586,8 @@ static void do_setoption(Server *sv, const UcciCommand *c)
         if (k < 0) {
             OutLine l = {.n = 0};
             for (int i = 0; o->vars[i]; i++)
-                outline_add(&l, "%s%s", i ? "/" : "", o->vars[i]);
-            emit_error(sv, "option %s: '%s' is not one of %s; unchanged", label, echo, l.buf);
+                sv_outline_add(&l, "%s%s", i ? "/" : "", o->vars[i]);
+            sv_emit_error(sv, "option %s: '%s' is not one of %s; unchanged", label, echo, l.buf);
             return;
         }
         next.value[o->id] = k;
@@ -699,7 +601,7 @@ static void do_setoption(Server *sv, const UcciCommand *c)
             char err[UCCI_VALUE_MAX + 160];
             bk = book_open(c->value, err, sizeof err);
             if (!bk) {
-                emit_error(sv, "option %s: %s; book unchanged", label, err);
+                sv_emit_error(sv, "option %s: %s; book unchanged", label, err);
                 return;
             }
         }
@@ -713,7 +615,7 @@ static void do_setoption(Server *sv, const UcciCommand *c)
     if (option_needs_search(o->id)) {
         SearchOptions so = search_options_from(sv, &next);
         if (!searcher_set_options(sv->searcher, &so)) {
-            emit_error(sv, "option %s: value '%s' rejected by the search; unchanged", label, echo);
+            sv_emit_error(sv, "option %s: value '%s' rejected by the search; unchanged", label, echo);
             return;
         }
     }
@@ -733,7 +635,7 @@ static bool build_position(Server *sv, const UcciCommand *c, Board *b)
         if (!board_from_fen(b, c->fen, err, sizeof err)) {
             char echo[UCCI_ECHO_MAX + 4];
             ucci_echo(c->fen, strlen(c->fen), echo);
-            emit_error(sv, "bad FEN '%s': %s; position unchanged", echo, err);
+            sv_emit_error(sv, "bad FEN '%s': %s; position unchanged", echo, err);
             return false;
         }
     } else {
@@ -746,11 +648,11 @@ static bool build_position(Server *sv, const UcciCommand *c, Board *b)
         if (b->ply >= PROTO_HIST_LIMIT)
             board_compact_history(b);
         if (b->ply >= PROTO_HIST_LIMIT) {
-            emit_error(sv, "too many moves without a capture (move %d); position unchanged", i + 1);
+            sv_emit_error(sv, "too many moves without a capture (move %d); position unchanged", i + 1);
             return false;
         }
         if (!board_is_legal(b, m)) {
-            emit_error(sv, "illegal move %s (move %d); position unchanged", move_str(m, ms), i + 1);
+            sv_emit_error(sv, "illegal move %s (move %d); position unchanged", move_str(m, ms), i + 1);
             return false;
         }
         board_make(b, m);
@@ -769,7 +671,7 @@ static void do_position(Server *sv, const UcciCommand *c)
     if (sv->settings.value[OPT_DEBUG]) {
         char fen[160];
         board_to_fen(sv->pos, fen, sizeof fen);
-        emit(sv, "info string position %s (%d moves)", fen, c->move_count);
+        sv_emit(sv, "info string position %s (%d moves)", fen, c->move_count);
     }
 }
 
@@ -791,7 +693,7 @@ static void do_banmoves(Server *sv, const UcciCommand *c)
     }
     if (bad >= 0) {
         char ms[5];
-        emit_error(sv, "banmoves: %s is not a legal move here; the legal ones are banned",
+        sv_emit_error(sv, "banmoves: %s is not a legal move here; the legal ones are banned",
                    move_str(c->moves[bad], ms));
     }
 }
@@ -806,20 +708,20 @@ static void do_probe(Server *sv, const UcciCommand *c)
     }
     TTProbe p;
     if (!searcher_probe(sv->searcher, b, &p)) {
-        emit(sv, "pophash");
+        sv_emit(sv, "pophash");
         return;
     }
     OutLine l = {.n = 0};
-    outline_add(&l, "pophash");
+    sv_outline_add(&l, "pophash");
     if (p.move != MOVE_NONE && board_is_legal(b, p.move)) {
         char ms[5];
-        outline_add(&l, " bestmove %s", move_str(p.move, ms));
+        sv_outline_add(&l, " bestmove %s", move_str(p.move, ms));
     }
     if (p.bound == BOUND_EXACT || p.bound == BOUND_LOWER)
-        outline_add(&l, " lowerbound %d depth %d", p.score, p.depth);
+        sv_outline_add(&l, " lowerbound %d depth %d", p.score, p.depth);
     if (p.bound == BOUND_EXACT || p.bound == BOUND_UPPER)
-        outline_add(&l, " upperbound %d depth %d", p.score, p.depth);
-    emit(sv, "%s", l.buf);
+        sv_outline_add(&l, " upperbound %d depth %d", p.score, p.depth);
+    sv_emit(sv, "%s", l.buf);
 }
 
 /* ------------------------------------------------------------------ go */
@@ -915,25 +817,23 @@ static int playable_moves(Server *sv, const SearchLimits *l)
 static void emit_static_info(Server *sv, Dialect d, int score)
 {
     if (d == DIALECT_UCI && score == -SCORE_MATE)
-        emit(sv, "info depth 0 seldepth 0 multipv 1 score mate 0 nodes 0 nps 0 hashfull 0 time 0");
+        sv_emit(sv, "info depth 0 seldepth 0 multipv 1 score mate 0 nodes 0 nps 0 hashfull 0 time 0");
     else if (d == DIALECT_UCI)
-        emit(sv, "info depth 0 seldepth 0 multipv 1 score cp %d nodes 0 nps 0 hashfull 0 time 0", score);
+        sv_emit(sv, "info depth 0 seldepth 0 multipv 1 score cp %d nodes 0 nps 0 hashfull 0 time 0", score);
     else
-        emit(sv, "info depth 0 seldepth 0 score %d time 0 nodes 0 nps 0", score);
+        sv_emit(sv, "info depth 0 seldepth 0 score %d time 0 nodes 0 nps 0", score);
 }
 
 /* The book answers a game move (a clock or movetime search; never analysis,
- * pondering, mate or fixed-depth searches) when it knows the position: one
- * `info depth 0 score <weight> pv <move>` line per usable move, then a move
- * drawn in proportion to the weights, with the heaviest book reply as the
- * ponder move. Banned moves, moves outside searchmoves and moves that may
- * repeat a position are skipped; with none left, the search runs. */
-static bool play_from_book(Server *sv, Dialect d, const SearchLimits *l)
+ * pondering, mate or fixed-depth searches) when it knows the position.
+ * Banned moves, moves outside searchmoves and moves that may repeat a
+ * position are skipped; with none left, the search runs. */
+int sv_book_moves(Server *sv, const SearchLimits *l, BookMove *usable)
 {
     if (!sv->book || !sv->settings.value[OPT_USEBOOK] || l->infinite || l->ponder || l->mate > 0 ||
         l->depth > 0 || l->nodes > 0 || !(l->use_clock || l->movetime_ms > 0))
-        return false;
-    BookMove all[MAX_MOVES], usable[MAX_MOVES];
+        return 0;
+    BookMove all[MAX_MOVES];
     int n = book_probe(sv->book, sv->pos, all, MAX_MOVES), k = 0;
     for (int i = 0; i < n; i++) {
         Move m = all[i].move;
@@ -943,23 +843,40 @@ static bool play_from_book(Server *sv, Dialect d, const SearchLimits *l)
         if (listed && root_move_allowed(sv, m) && !board_may_repeat_after(sv->pos, m))
             usable[k++] = all[i];
     }
-    if (k == 0)
-        return false;
-    char ms[8];
-    for (int i = 0; i < k; i++)
-        emit(sv, "info depth 0 score %s%d pv %s", d == DIALECT_UCI ? "cp " : "", usable[i].weight,
-             move_str(usable[i].move, ms));
-    Move best = usable[book_pick(usable, k, next_random(&sv->rng))].move;
+    return k;
+}
+
+Move sv_book_draw(Server *sv, const BookMove *usable, int k, Move *ponder)
+{
+    Move best = usable[book_pick(usable, k, sv_next_random(&sv->rng))].move;
     Board *after = sv->scratch;
     *after = *sv->pos;
     board_make(after, best);
     BookMove replies[MAX_MOVES];
-    int nr = book_probe(sv->book, after, replies, MAX_MOVES);
+    *ponder = book_probe(sv->book, after, replies, MAX_MOVES) > 0 ? replies[0].move : MOVE_NONE;
+    return best;
+}
+
+/* A book move: one `info depth 0 score <weight> pv <move>` line per usable
+ * move, then a move drawn in proportion to the weights, with the heaviest
+ * book reply as the ponder move. */
+static bool play_from_book(Server *sv, Dialect d, const SearchLimits *l)
+{
+    BookMove usable[MAX_MOVES];
+    int k = sv_book_moves(sv, l, usable);
+    if (k == 0)
+        return false;
+    char ms[8];
+    for (int i = 0; i < k; i++)
+        sv_emit(sv, "info depth 0 score %s%d pv %s", d == DIALECT_UCI ? "cp " : "", usable[i].weight,
+                move_str(usable[i].move, ms));
+    Move ponder;
+    Move best = sv_book_draw(sv, usable, k, &ponder);
     char ps[8];
-    if (nr > 0)
-        emit(sv, "bestmove %s ponder %s", move_str(best, ms), move_str(replies[0].move, ps));
+    if (ponder != MOVE_NONE)
+        sv_emit(sv, "bestmove %s ponder %s", move_str(best, ms), move_str(ponder, ps));
     else
-        emit(sv, "bestmove %s", move_str(best, ms));
+        sv_emit(sv, "bestmove %s", move_str(best, ms));
     return true;
 }
 
@@ -995,12 +912,12 @@ static void do_go(Server *sv, const UcciCommand *c)
     bool busy = sv->thinking, stopping = sv->stop_requested;
     pthread_mutex_unlock(&sv->lock);
     if (busy && !stopping) {
-        emit_error(sv, "already thinking; go ignored");
+        sv_emit_error(sv, "already thinking; go ignored");
         return;
     }
     wait_idle(sv);
     if (c->err[0])
-        emit_error(sv, "%s", c->err);
+        sv_emit_error(sv, "%s", c->err);
 
     Dialect d = dialect_of(sv);
     SearchLimits *l = &sv->limits;
@@ -1022,7 +939,7 @@ static void do_go(Server *sv, const UcciCommand *c)
     if (play_from_book(sv, d, l))
         return;
     if (sv->settings.value[OPT_DEBUG])
-        emit(sv, "info string go depth %d nodes %llu movetime %lld clock %d time %lld inc %lld movestogo %d%s%s",
+        sv_emit(sv, "info string go depth %d nodes %llu movetime %lld clock %d time %lld inc %lld movestogo %d%s%s",
              l->depth, (unsigned long long)l->nodes, (long long)l->movetime_ms, l->use_clock,
              (long long)l->time_ms, (long long)l->inc_ms, l->movestogo, l->infinite ? " infinite" : "",
              l->ponder ? " ponder" : "");
@@ -1072,16 +989,12 @@ static void do_stop(Server *sv)
     if (thinking)
         request_stop(sv);
     else if (d == DIALECT_UCCI)
-        emit(sv, "nobestmove");
+        sv_emit(sv, "nobestmove");
 }
 
 /* ----------------------------------------------------------------- loop */
 
-typedef enum ReadStatus { READ_EOF, READ_LINE, READ_TOO_LONG } ReadStatus;
-
-/* Reads one line into sv->line (NUL bytes kept, length in *len). Longer lines
- * are consumed to their end and reported as READ_TOO_LONG. */
-static ReadStatus read_line(Server *sv, size_t *len)
+ReadStatus sv_read_line(Server *sv, size_t *len)
 {
     size_t n = 0;
     bool too_long = false, any = false;
@@ -1112,7 +1025,7 @@ static bool dispatch(Server *sv, const UcciCommand *c)
     case UCCI_CMD_IGNORE:
         break;
     case UCCI_CMD_ERROR:
-        emit_error(sv, "%s", c->err);
+        sv_emit_error(sv, "%s", c->err);
         break;
     case UCCI_CMD_UCCI:
         emit_handshake(sv, DIALECT_UCCI);
@@ -1121,17 +1034,17 @@ static bool dispatch(Server *sv, const UcciCommand *c)
         emit_handshake(sv, DIALECT_UCI);
         break;
     case UCCI_CMD_ISREADY:
-        emit(sv, "readyok");
+        sv_emit(sv, "readyok");
         break;
     case UCCI_CMD_SETOPTION:
         if (c->err[0])
-            emit_error(sv, "%s", c->err);
+            sv_emit_error(sv, "%s", c->err);
         else
-            do_setoption(sv, c);
+            sv_setoption(sv, c);
         break;
     case UCCI_CMD_UCINEWGAME:
         if (ensure_idle(sv, "ucinewgame"))
-            new_game(sv);
+            sv_new_game(sv);
         break;
     case UCCI_CMD_POSITION:
         do_position(sv, c);
@@ -1144,7 +1057,7 @@ static bool dispatch(Server *sv, const UcciCommand *c)
         break;
     case UCCI_CMD_PONDERHIT:
         if (c->err[0])
-            emit_error(sv, "%s", c->err);
+            sv_emit_error(sv, "%s", c->err);
         do_ponderhit(sv, c);
         break;
     case UCCI_CMD_STOP:
@@ -1157,10 +1070,19 @@ static bool dispatch(Server *sv, const UcciCommand *c)
         request_stop(sv);
         wait_idle(sv);
         if (dialect_of(sv) == DIALECT_UCCI)
-            emit(sv, "bye");
+            sv_emit(sv, "bye");
         return false;
     }
     return true;
+}
+
+bool sv_line_is(const char *line, size_t len, const char *word)
+{
+    while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\r'))
+        len--;
+    while (len > 0 && (*line == ' ' || *line == '\t'))
+        line++, len--;
+    return ucci_word_eq(line, len, word);
 }
 
 static void server_free(Server *sv)
@@ -1205,7 +1127,7 @@ int protocol_serve(FILE *in, FILE *out)
     /* Book draws and root noise differ from run to run, as a human
      * opponent expects. */
     sv->rng = (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)sv;
-    sv->noise_seed = next_random(&sv->rng);
+    sv->noise_seed = sv_next_random(&sv->rng);
     settings_init(sv, &sv->defaults);
     sv->settings = sv->defaults;
     SearchOptions so = search_options_from(sv, &sv->settings);
@@ -1213,16 +1135,24 @@ int protocol_serve(FILE *in, FILE *out)
     board_startpos(sv->pos);
     board_set_psq(sv->pos, eval_psq_table());
 
+    bool started = false; /* a first command has been read */
     for (;;) {
         size_t len;
-        ReadStatus st = read_line(sv, &len);
+        ReadStatus st = sv_read_line(sv, &len);
         if (st == READ_EOF)
             break;
         if (st == READ_TOO_LONG) {
-            emit_error(sv, "line longer than %d bytes ignored", (int)UCCI_LINE_MAX);
+            sv_emit_error(sv, "line longer than %d bytes ignored", (int)UCCI_LINE_MAX);
             continue;
         }
+        /* `xboard` as the first command hands the rest of the input to the
+         * CECP front end. */
+        if (!started && sv_line_is(sv->line, len, "xboard")) {
+            cecp_serve(sv);
+            break;
+        }
         ucci_parse_line(sv->line, len, sv->cmd);
+        started |= sv->cmd->type != UCCI_CMD_EMPTY;
         if (!dispatch(sv, sv->cmd))
             break;
         pthread_mutex_lock(&sv->lock);

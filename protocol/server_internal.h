@@ -119,6 +119,10 @@ Move ucci_parse_move(const char *s, size_t n);
  * with anything outside printable ASCII replaced by '?', for error messages. */
 void ucci_echo(const char *s, size_t n, char *out);
 
+/* An option name in lookup form: lower case with blanks, underscores and
+ * dashes dropped. False when empty or longer than outlen - 1. */
+bool ucci_normalise_name(const char *s, size_t n, char *out, size_t outlen);
+
 /* Case-insensitive equality of a counted token and a C string. */
 bool ucci_word_eq(const char *s, size_t n, const char *word);
 

@@ -272,7 +272,7 @@ static void parse_position(Lexer *lx, UcciCommand *cmd, Token first)
 
 /* Lower case with blanks, underscores and dashes dropped, so "Move Overhead",
  * "move_overhead" and "moveoverhead" name the same option. */
-static bool normalise_name(const char *s, size_t n, char *out, size_t outlen)
+bool ucci_normalise_name(const char *s, size_t n, char *out, size_t outlen)
 {
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
@@ -327,7 +327,7 @@ static void parse_setoption(Lexer *lx, UcciCommand *cmd)
         value = rest;
         cmd->has_value = rest.n > 0;
     }
-    if (!normalise_name(name.s, name.n, cmd->name, sizeof cmd->name)) {
+    if (!ucci_normalise_name(name.s, name.n, cmd->name, sizeof cmd->name)) {
         fail(cmd, "setoption: bad option name '%s'", &name);
         return;
     }
