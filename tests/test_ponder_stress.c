@@ -918,7 +918,7 @@ static bool cecp_open(Gui *g, Rng *r)
 /* The clocks XBoard sends before an engine turn; the most the move may take. */
 static int64_t cecp_clock(Gui *g, Rng *r)
 {
-    int t = 15 + rng_int(r, 85); /* centiseconds */
+    int t = 10 + rng_int(r, 40); /* centiseconds: short turns, some below the engine reserve */
     gsend(g, "time %d", t);
     gsend(g, "otim %d", t);
     return (int64_t)t * 10;
@@ -979,7 +979,7 @@ static void cecp_sequence(Gui *g, Rng *r)
     int64_t budget = cecp_clock(g, r);
     gsend(g, "go");
     owe(g, false);
-    int turns = 1 + rng_int(r, 4);
+    int turns = 1 + rng_int(r, 3);
     for (int turn = 0; turn < turns && !g->failed; turn++) {
         cecp_await_turn(g, r, budget);
         if (g->failed || g->game_over || !board_has_legal_move(g->pos))

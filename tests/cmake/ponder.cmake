@@ -15,7 +15,7 @@ if(CHARIOT_SANITIZE OR CHARIOT_TSAN OR CMAKE_CROSSCOMPILING)
 else()
   set(CHARIOT_PONDER_STRESS_MARGIN_MS 10000)
 endif()
-foreach(proto ucci uci)
+foreach(proto ucci uci cecp)
   add_test(NAME ponder_stress_${proto}
            COMMAND test_ponder_stress $<TARGET_FILE:chariot> ${proto} --count ${CHARIOT_PONDER_STRESS_COUNT}
                    --margin ${CHARIOT_PONDER_STRESS_MARGIN_MS})
