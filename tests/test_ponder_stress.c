@@ -172,6 +172,10 @@ struct Gui {
     int stray_ok;         /* UCCI: `nobestmove` lines an idle `stop` may print */
     /* Counters of lines seen. */
     long readyok, errors, byes, answers, pong;
+    /* Answers that came after the whole clock had run out: reported, not
+     * failed (a loaded machine or a sanitizer slows the engine). */
+    long timed, late;
+    int64_t late_max_ms;
     /* The GUI's view of the engine's position, and its banned moves. */
     Board *pos;
     int ban_count;
@@ -303,6 +307,25 @@ static bool gwait_answers(Gui *g, int64_t wait_ms, const char *what)
 {
     long target = g->answers + g->owed_n;
     return gwait(g, &g->answers, target, wait_ms, what);
+}
+
+/* Waits for the answers of a timed search whose whole clock is budget_ms,
+ * noting one that comes after it. */
+static bool gwait_timed(Gui *g, int64_t budget_ms, const char *what)
+{
+    int64_t t0 = now_ms();
+    bool ok = gwait_answers(g, budget_ms + g->margin_ms, what);
+    int64_t over = now_ms() - t0 - budget_ms;
+    g->timed++;
+    if (ok && over > 0) {
+        if (g->late < 10)
+            printf("late: sequence %ld (%s), %s %lld ms after a clock of %lld ms\n", g->index, g->what, what,
+                   (long long)over, (long long)budget_ms);
+        g->late++;
+        if (over > g->late_max_ms)
+            g->late_max_ms = over;
+    }
+    return ok;
 }
 
 /* ------------------------------------------------------------- answers */
@@ -623,7 +646,9 @@ static void uf_clock(Gui *g, Rng *r, Clock *c)
 /* Waits for an answer owed to a search that may take the clock's budget. */
 static bool uf_wait_answer(Gui *g, const Clock *c, const char *what)
 {
-    return gwait_answers(g, c->budget_ms + g->margin_ms, what);
+    if (c->budget_ms > 0)
+        return gwait_timed(g, c->budget_ms, what);
+    return gwait_answers(g, g->margin_ms, what);
 }
 
 /* After the sequence: isready answered, nothing owed, and an idle `stop`
@@ -932,7 +957,7 @@ static void cecp_await_turn(Gui *g, Rng *r, int64_t budget_ms)
         gsleep(g, rng_delay(r));
         gsend(g, "?");
     }
-    gwait_answers(g, budget_ms + g->margin_ms, "move on the engine's turn");
+    gwait_timed(g, budget_ms, "move on the engine's turn");
 }
 
 /* A random legal move of the side to move, or the engine's hint. */
@@ -947,6 +972,35 @@ static bool cecp_user_move(Gui *g, Rng *r, char ms[5])
         m = g->hint;
     move_to_iccs(m, ms);
     return true;
+}
+
+/* Analysis mode: `analyze`, moves, `.`, `undo`, `exit`: never a move. */
+static void cecp_analyze(Gui *g, Rng *r)
+{
+    gsend(g, "post");
+    gsend(g, "analyze");
+    int plies = 0;
+    for (int step = 0; step < 5 && !g->failed; step++) {
+        gsleep(g, rng_delay(r));
+        gpoll(g);
+        int a = rng_int(r, 100);
+        char ms[5];
+        if (a < 40 && cecp_user_move(g, r, ms)) {
+            gsend(g, "usermove %s", ms);
+            board_make(g->pos, move_from_iccs(ms));
+            plies++;
+        } else if (a < 55 && plies > 0) {
+            gsend(g, "undo");
+            board_unmake(g->pos);
+            plies--;
+        } else if (a < 75) {
+            gsend(g, ".");
+        } else {
+            cecp_sync(g, g->margin_ms, "pong while analysing");
+        }
+    }
+    gsend(g, "exit");
+    cecp_sync(g, g->margin_ms, "pong after exit");
 }
 
 static void cecp_sequence(Gui *g, Rng *r)
@@ -969,6 +1023,14 @@ static void cecp_sequence(Gui *g, Rng *r)
     g->game_over = false;
     g->game_plies = 0;
     g->hint = MOVE_NONE;
+    if (rng_pct(r, 8)) {
+        cecp_analyze(g, r);
+        if (g->open && !g->failed) {
+            gsend(g, "force");
+            cecp_sync(g, g->margin_ms, "pong at the end of the sequence");
+        }
+        return;
+    }
     gsend(g, rng_pct(r, 80) ? "hard" : "easy");
     gsend(g, rng_pct(r, 70) ? "post" : "nopost");
     gsend(g, rng_pct(r, 50) ? "level 0 0:01 0" : "level 40 0:02 0");
@@ -999,18 +1061,29 @@ static void cecp_sequence(Gui *g, Rng *r)
                 g->game_plies++;
                 owe(g, false);
                 user_moved = true;
-            } else if (a < 65) {
+            } else if (a < 63) {
                 cecp_sync(g, g->margin_ms, "pong while pondering");
-            } else if (a < 70) {
+            } else if (a < 67) {
                 gsend(g, "?"); /* nothing to move now: ignored */
                 cecp_sync(g, g->margin_ms, "pong after ? while pondering");
-            } else if (a < 75) {
+            } else if (a < 71) {
                 gsend(g, "easy");
                 cecp_sync(g, g->margin_ms, "pong after easy");
-            } else if (a < 80) {
+            } else if (a < 75) {
                 gsend(g, "hint");
                 cecp_sync(g, g->margin_ms, "pong after hint");
-            } else if (a < 85 && g->game_plies >= 2) {
+            } else if (a < 81 && g->game_plies >= 1) {
+                /* WinBoard's take-back of the engine's move, then "move now" */
+                gsend(g, "force");
+                gsend(g, "undo");
+                board_unmake(g->pos);
+                g->game_plies--;
+                g->hint = MOVE_NONE;
+                budget = cecp_clock(g, r);
+                gsend(g, "go");
+                owe(g, false);
+                user_moved = true;
+            } else if (a < 86 && g->game_plies >= 2) {
                 /* take back the engine's move and the one before it */
                 gsend(g, "remove");
                 board_unmake(g->pos);
@@ -1144,6 +1217,8 @@ int main(int argc, char **argv)
     }
     printf("%ld sequences, %ld engine starts, %ld answers, %.1f s\n", done, restarts, g->answers,
            (double)(now_ms() - t0) / 1000.0);
+    printf("timed answers: %ld, after the whole clock: %ld (at most %lld ms after)\n", g->timed, g->late,
+           (long long)g->late_max_ms);
     drv_mark(&g->e);
     for (int i = 0; i < QUEUE_MAX; i++)
         free(g->owed[i].pos);
