@@ -614,7 +614,7 @@ typedef struct Clock {
 } Clock;
 
 /* A clock the way a GUI sends it, in this dialect: mostly a short game
- * clock, sometimes movetime, sometimes nothing. */
+ * clock, sometimes movetime, a depth or a node count, or nothing. */
 static void uf_clock(Gui *g, Rng *r, Clock *c)
 {
     int k = rng_int(r, 10);
@@ -622,6 +622,15 @@ static void uf_clock(Gui *g, Rng *r, Clock *c)
     if (k == 0) {
         c->text[0] = '\0';
         c->infinite = true;
+        c->budget_ms = 0;
+        return;
+    }
+    if (k == 3 && rng_pct(r, 50)) {
+        /* fixed depth or nodes: ends by itself, held until ponderhit/stop */
+        if (rng_pct(r, 50))
+            snprintf(c->text, sizeof c->text, "depth %d", 1 + rng_int(r, 3));
+        else
+            snprintf(c->text, sizeof c->text, "nodes %d", 100 + rng_int(r, 5000));
         c->budget_ms = 0;
         return;
     }
