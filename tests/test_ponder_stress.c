@@ -8,10 +8,11 @@
  *
  * Usage: test_ponder_stress CHARIOT PROTOCOL [--count N] [--seed S]
  *        [--first K] [--margin MS] [--verbose]
- * PROTOCOL is ucci, uci or cecp (XBoard). The seed is printed; each sequence draws from
- * (seed, its index), so `--seed S --first K --count 1` replays sequence K's
- * commands and delays (the engine's timing may still differ). The margin
- * bounds every wait: it catches hangs, it is not a timing assertion. */
+ * PROTOCOL is ucci, uci or cecp (XBoard). The seed is printed; each
+ * sequence draws from (seed, its index), so `--seed S --first K --count 1`
+ * replays sequence K's commands and delays (the engine's timing may still
+ * differ). The margin bounds every wait: it catches hangs, it is not a
+ * timing assertion. */
 #include "test_protocol_driver.h"
 
 #include <inttypes.h>
@@ -30,7 +31,7 @@ enum {
     LOG_CAP = 1 << 15,        /* the transcript kept of the current sequence */
     DELAY_MAX_MS = 20,        /* the longest pause a sequence makes between commands */
     DEFAULT_COUNT = 2000,
-    DEFAULT_MARGIN_MS = 10000, /* generous: a hang is what we catch (ctest gives sanitizer and wine builds more) */
+    DEFAULT_MARGIN_MS = 10000, /* a hang is what it catches (ctest gives sanitizers and wine 30 s) */
     QUEUE_MAX = 4,            /* answers owed at once (a ponder search and the next go) */
     HASH_MB = 4,              /* small: every (re)start clears it */
     MAX_WALK = 4,             /* random plies added after a position that allows it */
@@ -82,11 +83,13 @@ static const Spot SPOTS[] = {
 };
 enum { SPOT_NB = (int)(sizeof SPOTS / sizeof *SPOTS) };
 
-static char mate_fens[MAX_MATES][128];
-static int mate_count;
+/* The proven mates: the FEN part of each line of tests/data/mate_short.epd. */
+typedef struct Mates {
+    char fen[MAX_MATES][128];
+    int count;
+} Mates;
 
-/* The FEN part of each line of tests/data/mate_short.epd. */
-static bool load_mates(void)
+static bool load_mates(Mates *m)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/mate_short.epd", CHARIOT_DATA_DIR);
@@ -96,7 +99,7 @@ static bool load_mates(void)
         return false;
     }
     char line[512];
-    while (mate_count < MAX_MATES && fgets(line, sizeof line, f)) {
+    while (m->count < MAX_MATES && fgets(line, sizeof line, f)) {
         if (line[0] == '#' || line[0] == '\n')
             continue;
         char *semi = strchr(line, ';');
@@ -105,13 +108,13 @@ static bool load_mates(void)
         while (semi > line && semi[-1] == ' ')
             semi--;
         size_t n = (size_t)(semi - line);
-        if (n >= sizeof mate_fens[0])
+        if (n >= sizeof m->fen[0])
             continue;
-        memcpy(mate_fens[mate_count], line, n);
-        mate_fens[mate_count++][n] = '\0';
+        memcpy(m->fen[m->count], line, n);
+        m->fen[m->count++][n] = '\0';
     }
     fclose(f);
-    return mate_count > 0;
+    return m->count > 0;
 }
 
 /* ----------------------------------------------------------------- rng */
@@ -160,6 +163,7 @@ typedef struct Owed {
 struct Gui {
     const Protocol *proto;
     const char *path;
+    const Mates *mates;
     Engine e;
     bool open;
     bool millisec;        /* UCCI: usemillisec true */
@@ -433,7 +437,7 @@ static void pick_position(Gui *g, Rng *r, char *out, size_t cap, const char **na
 {
     const Spot *s = &SPOTS[rng_int(r, SPOT_NB)];
     *name = s->name;
-    const char *fen = s->fen == MATE_SHORT ? mate_fens[rng_int(r, mate_count)] : s->fen;
+    const char *fen = s->fen == MATE_SHORT ? g->mates->fen[rng_int(r, g->mates->count)] : s->fen;
     if (!board_from_fen(g->pos, fen ? fen : BOARD_START_FEN, NULL, 0) || !play_moves(g->pos, s->moves)) {
         fail(g, "test bug: bad position %s", s->name);
         return;
@@ -1183,7 +1187,8 @@ int main(int argc, char **argv)
         }
     }
     board_init();
-    if (!load_mates())
+    Mates *mates = calloc(1, sizeof *mates);
+    if (!mates || !load_mates(mates))
         return 2;
     printf("ponder stress: %s, %ld sequences from %ld, seed %" PRIu64 ", margin %lld ms\n", proto->name, count,
            first, seed, (long long)margin);
@@ -1192,6 +1197,7 @@ int main(int argc, char **argv)
     Gui *g = calloc(1, sizeof *g);
     g->proto = proto;
     g->path = argv[1];
+    g->mates = mates;
     g->margin_ms = margin;
     g->seed = seed;
     g->verbose = verbose;
@@ -1233,5 +1239,6 @@ int main(int argc, char **argv)
         free(g->owed[i].pos);
     free(g->pos);
     free(g);
+    free(mates);
     TEST_END();
 }
