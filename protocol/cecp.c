@@ -241,8 +241,8 @@ static void replay(Cecp *c, int n)
         push_move(c, c->moves[i]);
 }
 
-/* The search limits of a game move (for_ponder: of the move after the
- * predicted reply) from the time control and the clocks. */
+/* The search limits of the engine's next move from the time control and
+ * the clocks (a ponder search gets the same: its clock starts at the hit). */
 static void game_limits(const Cecp *c, SearchLimits *l)
 {
     search_limits_init(l);
@@ -335,7 +335,8 @@ static void play(Cecp *c, Move m, Move reply, const char *decision)
     /* A draw offer goes before the move, so that it also claims a draw the
      * move brings about. */
     GameReason why;
-    if (strcmp(decision, " draw") == 0 || board_game_result(sv->pos, &why) == RESULT_DRAW)
+    const GameResult after = board_game_result(sv->pos, &why);
+    if (strcmp(decision, " draw") == 0 || after == RESULT_DRAW)
         sv_emit(sv, "offer draw");
     sv_emit(sv, "move %s", ms);
     pthread_mutex_lock(&sv->lock);
@@ -346,8 +347,7 @@ static void play(Cecp *c, Move m, Move reply, const char *decision)
     c->own_ms += c->inc_ms;
     if (c->mps > 0 && moves_done(c, c->engine_side) % c->mps == 0)
         c->own_ms += c->base_ms;
-    GameResult r = board_game_result(sv->pos, &why);
-    if (r != RESULT_NONE && r != RESULT_DRAW && judge(c))
+    if (after != RESULT_NONE && after != RESULT_DRAW && judge(c))
         return;
     maybe_ponder(c, reply);
 }
@@ -419,12 +419,14 @@ static void start_analysis(Cecp *c)
     start_search(c, SEARCH_ANALYZE, c->sv->pos, &c->limits);
 }
 
-/* Lets a running game search finish and play its move (options may wait for
- * it, as the protocol allows), then stops pondering or analysis. */
+/* Before an option changes: a running game search moves now (the protocol
+ * allows a move on any command, the command running right after it), and
+ * pondering or analysis stops. */
 static void settle(Cecp *c)
 {
     Server *sv = c->sv;
     if (kind_of(c) == SEARCH_GAME) {
+        searcher_stop(sv->searcher);
         pthread_mutex_lock(&sv->lock);
         while (!c->result_ready)
             pthread_cond_wait(&c->wake, &sv->lock);

@@ -17,68 +17,50 @@ static const char *const FEN_MATED = "R3k4/1R7/9/9/9/9/9/9/9/3K5 b - - 0 1";
 
 /* ------------------------------------------------------------- helpers */
 
-/* The game as the test keeps it: start FEN (NULL: start position) and moves. */
+/* The game as the test keeps it: the board and the moves played on it. */
 typedef struct Game {
-    const char *fen;
+    Board b;
     char moves[4096];
 } Game;
 
 static void game_reset(Game *g, const char *fen)
 {
-    g->fen = fen;
+    const char *text = fen ? fen : BOARD_START_FEN;
+    if (!board_from_fen(&g->b, text, NULL, 0))
+        fprintf(stderr, "  bad test FEN '%s'\n", text);
     g->moves[0] = '\0';
 }
 
-static void game_push(Game *g, const char *m)
-{
-    size_t n = strlen(g->moves);
-    snprintf(g->moves + n, sizeof g->moves - n, "%s%.4s", n ? " " : "", m);
-}
-
-/* The board of a game, or false when a move is illegal. */
-static bool game_board(const Game *g, Board *b)
-{
-    if (!board_from_fen(b, g->fen ? g->fen : BOARD_START_FEN, NULL, 0))
-        return false;
-    for (const char *p = g->moves; *p;) {
-        while (*p == ' ')
-            p++;
-        if (!*p)
-            break;
-        Move m = move_from_iccs(p);
-        if (m == MOVE_NONE || !board_is_legal(b, m))
-            return false;
-        board_make(b, m);
-        p += 4;
-    }
-    return true;
-}
-
-/* True when `move` (4 characters) is legal after the game's moves. */
+/* True when `move` (4 characters) is legal on the game's board. */
 static bool legal_after(const Game *g, const char *move)
 {
-    Board *b = calloc(1, sizeof *b);
-    bool ok = game_board(g, b);
-    Move m = ok ? move_from_iccs(move) : MOVE_NONE;
-    ok = ok && m != MOVE_NONE && board_is_legal(b, m);
-    free(b);
+    Move m = move_from_iccs(move);
+    bool ok = m != MOVE_NONE && board_is_legal(&g->b, m);
     if (!ok)
         fprintf(stderr, "  not legal after '%s': '%.4s'\n", g->moves, move);
     return ok;
 }
 
+/* Plays a legal move on the game's board (an illegal one is refused). */
+static void game_push(Game *g, const char *move)
+{
+    if (!legal_after(g, move))
+        return;
+    board_make(&g->b, move_from_iccs(move));
+    if (g->b.ply > BOARD_HIST_MAX - 8)
+        board_compact_history(&g->b);
+    size_t n = strlen(g->moves);
+    snprintf(g->moves + n, sizeof g->moves - n, "%s%.4s", n ? " " : "", move);
+}
+
 /* A legal move of the side to move (the k-th in generation order), or "". */
 static void some_move(const Game *g, int k, char out[5])
 {
-    Board *b = calloc(1, sizeof *b);
-    out[0] = '\0';
     MoveList list;
-    if (game_board(g, b)) {
-        board_generate(b, GEN_ALL, &list);
-        if (list.count > 0)
-            move_to_iccs(list.moves[k % list.count], out);
-    }
-    free(b);
+    board_generate(&g->b, GEN_ALL, &list);
+    out[0] = '\0';
+    if (list.count > 0)
+        move_to_iccs(list.moves[k % list.count], out);
 }
 
 /* A thinking line: `ply score time nodes pv...`, every PV move legal on the
@@ -93,17 +75,17 @@ static bool thinking_ok(const char *line, const Game *g)
         if (!tok[i] || strspn(tok[i] + (tok[i][0] == '-'), "0123456789") != strlen(tok[i] + (tok[i][0] == '-')))
             return false;
     }
-    Game pv = *g;
-    for (char *t = strtok_r(NULL, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
-        if (t[0] == '(')
-            return true;
+    Game *pv = malloc(sizeof *pv);
+    *pv = *g;
+    bool ok = true;
+    for (char *t = strtok_r(NULL, " ", &save); t && ok && t[0] != '('; t = strtok_r(NULL, " ", &save)) {
         char m[5];
         snprintf(m, sizeof m, "%.4s", t);
-        if (!legal_after(&pv, m))
-            return false;
-        game_push(&pv, m);
+        ok = legal_after(pv, m);
+        game_push(pv, m);
     }
-    return true;
+    free(pv);
+    return ok;
 }
 
 static bool is_thinking(const char *line) { return line[0] >= '0' && line[0] <= '9'; }
@@ -117,6 +99,26 @@ static bool start(Engine *e)
     drv_send(e, "xboard");
     drv_send(e, "protover 2");
     return drv_expect(e, "feature done=1", NULL, 0, DRV_TIMEOUT);
+}
+
+/* Sends the commands of `cmds`, separated by ';', one line each. */
+static void send_lines(Engine *e, const char *cmds)
+{
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", cmds);
+    char *save = NULL;
+    for (char *c = strtok_r(buf, ";", &save); c; c = strtok_r(NULL, ";", &save))
+        drv_send(e, "%s", c);
+}
+
+/* Starts the engine for a group: the handshake, `new`, then the commands
+ * of `setup`. Exits the test when the engine is missing. */
+static void begin(Engine *e, const char *setup)
+{
+    if (!start(e))
+        exit(1);
+    drv_send(e, "new");
+    send_lines(e, setup);
 }
 
 /* ping N / pong N: everything sent before has been done. */
@@ -237,15 +239,9 @@ static void group_handshake(void)
 static void group_game(void)
 {
     Engine e;
-    if (!start(&e))
-        exit(1);
+    begin(&e, "variant xiangqi;level 0 0:10 0.1;sd 4;post");
     Game g;
     game_reset(&g, NULL);
-    drv_send(&e, "new");
-    drv_send(&e, "variant xiangqi");
-    drv_send(&e, "level 0 0:10 0.1");
-    drv_send(&e, "sd 4");
-    drv_send(&e, "post");
     char m[5], reply[5];
     for (int round = 0; round < 4; round++) {
         some_move(&g, round * 7 + 3, m);
@@ -285,12 +281,7 @@ static void group_game(void)
     CHECK_EQ_INT(drv_count(&e, "move"), 0);
 
     /* st: a fixed time a move; playother: the engine answers the next move. */
-    drv_send(&e, "new");
-    drv_send(&e, "st 0.2");
-    drv_send(&e, "force");
-    drv_send(&e, "usermove h2e2");
-    drv_send(&e, "playother");
-    drv_send(&e, "usermove h9g7");
+    send_lines(&e, "new;st 0.2;force;usermove h2e2;playother;usermove h9g7");
     game_reset(&g, NULL);
     game_push(&g, "h2e2");
     game_push(&g, "h9g7");
@@ -302,13 +293,9 @@ static void group_game(void)
 static void group_force(void)
 {
     Engine e;
-    if (!start(&e))
-        exit(1);
+    begin(&e, "sd 2;force");
     Game g;
     char reply[5];
-    drv_send(&e, "new");
-    drv_send(&e, "sd 2");
-    drv_send(&e, "force");
     static const char *const moves[] = {"h2e2", "h9g7", "h0g2", "i9h9", "i0h0", "b9c7"};
     for (int i = 0; i < 6; i++)
         drv_send(&e, "usermove %s", moves[i]);
@@ -322,9 +309,7 @@ static void group_force(void)
         game_push(&g, moves[i]);
     CHECK(expect_move(&e, &g, reply));
 
-    drv_send(&e, "force");
-    drv_send(&e, "setboard rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR b - - 0 1");
-    drv_send(&e, "go");
+    send_lines(&e, "force;setboard rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR b - - 0 1;go");
     game_reset(&g, "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR b - - 0 1");
     CHECK(expect_move(&e, &g, reply));
     drv_send(&e, "force");
@@ -342,17 +327,14 @@ static void group_force(void)
 static void group_ping(void)
 {
     Engine e;
-    if (!start(&e))
-        exit(1);
-    drv_send(&e, "new");
-    drv_send(&e, "st 0.5");
+    begin(&e, "st 0.5");
     drv_send(&e, "ping 1");
     CHECK(drv_expect(&e, "pong 1", NULL, 0, DRV_TIMEOUT));
     for (int i = 0; i < 3; i++) {
         drv_mark(&e);
         drv_send(&e, i == 0 ? "usermove h2e2" : "go");
         drv_send(&e, "ping %d", 10 + i);
-        char want[16];
+        char want[32];
         snprintf(want, sizeof want, "pong %d", 10 + i);
         CHECK(drv_expect(&e, want, NULL, 0, DRV_TIMEOUT));
         CHECK_EQ_INT(drv_count(&e, "move"), 1);
@@ -386,14 +368,9 @@ static void last_hint(const Engine *e, char out[5])
 static void group_ponder(void)
 {
     Engine e;
-    if (!start(&e))
-        exit(1);
+    begin(&e, "level 0 0:30 0.2;hard;post");
     Game g;
     char reply[5], hint[5], m[5];
-    drv_send(&e, "new");
-    drv_send(&e, "level 0 0:30 0.2");
-    drv_send(&e, "hard");
-    drv_send(&e, "post");
     game_reset(&g, NULL);
     int hits = 0, misses = 0;
     for (int round = 0; round < 6; round++) {
@@ -432,11 +409,7 @@ static void group_ponder(void)
                                              "hint", ".", "draw", "post", "nopost", "memory 8", "cores 1",
                                              "option MultiPV=2", "analyze"};
     for (size_t i = 0; i < sizeof interrupts / sizeof *interrupts; i++) {
-        drv_send(&e, "new");
-        drv_send(&e, "hard");
-        drv_send(&e, "post");
-        drv_send(&e, "st 0.1");
-        drv_send(&e, "usermove h2e2");
+        send_lines(&e, "new;hard;post;st 0.1;usermove h2e2");
         game_reset(&g, NULL);
         game_push(&g, "h2e2");
         CHECK(expect_move_pv(&e, &g, NULL, reply));
@@ -447,22 +420,18 @@ static void group_ponder(void)
         drv_send(&e, "force");
     }
     /* Quit and end of input while pondering: a clean exit. */
-    drv_send(&e, "new");
-    drv_send(&e, "hard");
-    drv_send(&e, "st 0.1");
-    drv_send(&e, "usermove h2e2");
     game_reset(&g, NULL);
     game_push(&g, "h2e2");
-    CHECK(expect_move_pv(&e, &g, NULL, reply));
-    finish(&e);
-    if (!start(&e))
-        exit(1);
-    drv_send(&e, "new");
-    drv_send(&e, "hard");
-    drv_send(&e, "st 0.1");
-    drv_send(&e, "usermove h2e2");
-    CHECK(expect_move_pv(&e, &g, NULL, reply));
-    CHECK_EQ_INT(drv_close(&e, DRV_TIMEOUT), 0);
+    for (int way = 0; way < 2; way++) {
+        if (way == 1)
+            begin(&e, "");
+        send_lines(&e, "new;hard;st 0.1;usermove h2e2");
+        CHECK(expect_move_pv(&e, &g, NULL, reply));
+        if (way == 0)
+            finish(&e);
+        else
+            CHECK_EQ_INT(drv_close(&e, DRV_TIMEOUT), 0);
+    }
 }
 
 /* Thinking lines until a pong: every PV legal on the game's board. */
@@ -470,7 +439,7 @@ static int analysis_lines(Engine *e, const Game *g, int ping)
 {
     drv_sleep_ms(150);
     drv_send(e, "ping %d", ping);
-    char line[DRV_LINE], want[16];
+    char line[DRV_LINE], want[32];
     snprintf(want, sizeof want, "pong %d", ping);
     int n = 0;
     while (drv_getline(e, line, sizeof line, DRV_TIMEOUT) == 1 && strcmp(line, want) != 0) {
@@ -485,14 +454,9 @@ static int analysis_lines(Engine *e, const Game *g, int ping)
 static void group_analyze(void)
 {
     Engine e;
-    if (!start(&e))
-        exit(1);
+    begin(&e, "force;post;analyze");
     Game g;
     game_reset(&g, NULL);
-    drv_send(&e, "new");
-    drv_send(&e, "force");
-    drv_send(&e, "post");
-    drv_send(&e, "analyze");
     CHECK(analysis_lines(&e, &g, 1) >= 1);
     /* Board changes restart the analysis: the lines after each ping follow
      * the new board. */
@@ -531,12 +495,7 @@ static void group_analyze(void)
 static void group_badinput(void)
 {
     Engine e;
-    if (!start(&e))
-        exit(1);
-    drv_send(&e, "new");
-    drv_send(&e, "sd 2");
-    drv_send(&e, "force");
-    drv_send(&e, "usermove h2e2");
+    begin(&e, "sd 2;force;usermove h2e2");
     drv_mark(&e);
     static const char *const bad[][2] = {
         {"frobnicate", "Error (unknown command): frobnicate"},
@@ -576,9 +535,7 @@ static void group_badinput(void)
     char reply[5];
     CHECK(expect_move(&e, &g, reply));
     /* A move while the engine thinks on its own move: refused. */
-    drv_send(&e, "new");
-    drv_send(&e, "st 30");
-    drv_send(&e, "go");
+    send_lines(&e, "new;st 30;go");
     drv_sleep_ms(50);
     drv_mark(&e);
     drv_send(&e, "usermove h9g7");
@@ -602,45 +559,40 @@ static void group_badinput(void)
 static void group_quit(void)
 {
     Engine e;
-    if (!start(&e))
-        exit(1);
-    drv_send(&e, "new");
-    drv_send(&e, "st 60");
-    drv_send(&e, "go");
+    begin(&e, "st 60;go");
     drv_sleep_ms(100);
     int64_t t0 = drv_now_ms();
     finish(&e);
     printf("quit during a search: exit after %lld ms\n", (long long)(drv_now_ms() - t0));
     /* And in analysis. */
-    if (!start(&e))
-        exit(1);
-    drv_send(&e, "analyze");
+    begin(&e, "analyze");
     drv_sleep_ms(100);
     finish(&e);
 }
 
+typedef struct Group {
+    const char *name;
+    void (*run)(void);
+} Group;
+
+static const Group GROUPS[] = {
+    {"handshake", group_handshake}, {"game", group_game},     {"force", group_force},
+    {"ping", group_ping},           {"ponder", group_ponder}, {"analyze", group_analyze},
+    {"badinput", group_badinput},   {"quit", group_quit},
+};
+
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: test_cecp CHARIOT GROUP\n");
+    const Group *g = NULL;
+    for (size_t i = 0; argc == 3 && !g && i < sizeof GROUPS / sizeof *GROUPS; i++)
+        if (strcmp(argv[2], GROUPS[i].name) == 0)
+            g = &GROUPS[i];
+    if (!g) {
+        fprintf(stderr, "usage: test_cecp CHARIOT GROUP (handshake game force ping ponder analyze badinput quit)\n");
         return 2;
     }
     engine_path = argv[1];
     board_init();
-    static const struct {
-        const char *name;
-        void (*run)(void);
-    } groups[] = {
-        {"handshake", group_handshake}, {"game", group_game},         {"force", group_force},
-        {"ping", group_ping},           {"ponder", group_ponder},     {"analyze", group_analyze},
-        {"badinput", group_badinput},   {"quit", group_quit},
-    };
-    for (size_t i = 0; i < sizeof groups / sizeof *groups; i++) {
-        if (strcmp(argv[2], groups[i].name) == 0) {
-            groups[i].run();
-            TEST_END();
-        }
-    }
-    fprintf(stderr, "unknown group %s\n", argv[2]);
-    return 2;
+    g->run();
+    TEST_END();
 }

@@ -122,7 +122,19 @@ for t in stamps:
     if t - last > budget * 1000:
         slow += 1
     last = t
+# Pondering: the reply Chariot announced (Hint:) against the one played.
+hint, hits, misses = None, 0, 0
+for l in log:
+    m = re.match(r"\d+ <first\s*: Hint: (\S+)", l)
+    if m:
+        hint = m.group(1)
+    elif re.match(r"\d+ >first\s*: (new|force|result)", l):
+        hint = None
+    elif re.match(r"\d+ >first\s*: usermove", l) and hint:
+        hits, misses = hits + (l.split()[-1] == hint), misses + (l.split()[-1] != hint)
+        hint = None
 print(f"games finished {len(games) - unfinished}, Chariot +{wins} ={draws} -{losses}")
+print(f"ponder hits {hits}, misses {misses}")
 print(f"stalls {unfinished + slow} (unfinished {unfinished}, over {budget} s {slow})")
 print(f"time forfeits {forfeits}")
 print(f"false claims {false_claims}")
