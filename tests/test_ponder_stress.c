@@ -969,6 +969,13 @@ static void cecp_await_turn(Gui *g, Rng *r, int64_t budget_ms)
     if (rng_pct(r, 15)) {
         gsleep(g, rng_delay(r));
         gsend(g, "?");
+    } else if (rng_pct(r, 5)) {
+        /* an engine setting from the GUI's dialog mid-search: moves now */
+        gsleep(g, rng_delay(r));
+        if (rng_pct(r, 50))
+            gsend(g, "memory %d", HASH_MB);
+        else
+            gsend(g, "cores %d", g->threads);
     }
     gwait_timed(g, budget_ms, "move on the engine's turn");
 }
@@ -1082,9 +1089,12 @@ static void cecp_sequence(Gui *g, Rng *r)
             } else if (a < 71) {
                 gsend(g, "easy");
                 cecp_sync(g, g->margin_ms, "pong after easy");
-            } else if (a < 75) {
+            } else if (a < 73) {
                 gsend(g, "hint");
                 cecp_sync(g, g->margin_ms, "pong after hint");
+            } else if (a < 75) {
+                gsend(g, "memory %d", HASH_MB);
+                cecp_sync(g, g->margin_ms, "pong after memory while pondering");
             } else if (a < 81 && g->game_plies >= 1) {
                 /* WinBoard's take-back of the engine's move, then "move now" */
                 gsend(g, "force");
