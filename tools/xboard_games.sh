@@ -16,10 +16,10 @@ set -u
 
 usage() {
     cat <<'EOF'
-usage: tools/xboard_games.sh games   [--games N] [--tc M:SS] [--inc SEC] [--out DIR] [--engine PATH] [--opponent PATH]
+usage: tools/xboard_games.sh games   [--games N] [--tc M:SS] [--inc SEC] [--nice N] [--out DIR] [--engine PATH] [--opponent PATH]
        tools/xboard_games.sh analyze [--sessions N] [--step SEC] [--out DIR] [--engine PATH]
        tools/xboard_games.sh tally   --out DIR      (the tallies of a games run, again)
-defaults: --games 2 --tc 0:20 --inc 0.2 --sessions 2 --step 2 --engine build/release/chariot
+defaults: --games 2 --tc 0:20 --inc 0.2 --nice 10 --sessions 2 --step 2 --engine build/release/chariot
           --opponent fairy-stockfish --out /tmp/xboard_games
 EOF
     exit 2
@@ -29,6 +29,10 @@ EOF
 MODE=$1
 shift
 GAMES=2 TC=0:20 INC=0.2 SESSIONS=2 STEP=2
+# Both engines run at this nice level, so that XBoard itself, which times
+# the moves, reads them without delay on a busy machine (a starved XBoard
+# charged 0.2 s of its own lag to an engine's clock).
+NICE=10
 OUT=/tmp/xboard_games
 ENGINE=build/release/chariot
 OPPONENT=fairy-stockfish
@@ -42,6 +46,7 @@ while [ $# -gt 0 ]; do
     --inc) INC=$2 ;;
     --sessions) SESSIONS=$2 ;;
     --step) STEP=$2 ;;
+    --nice) NICE=$2 ;;
     --out) OUT=$2 ;;
     --engine) ENGINE=$2 ;;
     --opponent) OPPONENT=$2 ;;
@@ -62,7 +67,7 @@ xboard_run() { # LOG TIMEOUT_S DONE ARGS...
     shift 3
     setsid timeout -k 10 "$limit" xvfb-run -a xboard -settingsFile /dev/null -saveSettingsOnExit false \
         -variant xiangqi -fcp "$ENGINE" -fd "$OUT" -xexit -popupMoveErrors false \
-        -smpCores 1 -defaultHashSize 16 -debug -nameOfDebugFile "$log" "$@" \
+        -smpCores 1 -defaultHashSize 16 -niceEngines "$NICE" -debug -nameOfDebugFile "$log" "$@" \
         >"$log.stdout" 2>&1 &
     pid=$!
     while [ -n "$done" ] && kill -0 "$pid" 2>/dev/null; do
@@ -147,7 +152,7 @@ EOF
 
 games() {
     rm -f "$OUT/games.pgn" "$OUT/xboard.debug"
-    echo "xboard: $GAMES games, $TC + $INC s, pondering, Chariot ($ENGINE) v $OPPONENT; output in $OUT"
+    echo "xboard: $GAMES games, $TC + $INC s, pondering, engines at nice $NICE, Chariot ($ENGINE) v $OPPONENT; output in $OUT"
     local rc
     rc=$(xboard_run "$OUT/xboard.debug" $((GAMES * GAME_BUDGET_S + 60)) "" \
         -scp "$OPPONENT" -sd "$OUT" -tc "$TC" -inc "$INC" -ponder -autoflag \
