@@ -13,6 +13,8 @@ int cmd_match_merge(int argc, char **argv);
 int cmd_book(int argc, char **argv);
 int cmd_mate_bench(int argc, char **argv);
 int cmd_datagen(int argc, char **argv);
+int cmd_datagen_convert(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_train(int argc, char **argv);
 
 #endif

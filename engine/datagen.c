@@ -12,6 +12,11 @@
  *     FEN | RESULT | SCORE
  * RESULT is the game result from Red's point of view (1, 0.5 or 0), SCORE
  * the search score of the position in centipawns from Red's point of view.
+ * With --format bin: 32-byte records after a header that counts the games
+ * written (dgformat.h, docs/NNUE.md), so that a stopped run continues.
+ *
+ * Games are written in game order: a worker that finishes early parks its
+ * game until the ones before it are written, so a seed fixes the file.
  *
  * Reproducibility: game g of a run draws its opening and random plies from
  * a generator seeded by (seed, g), and the search at fixed nodes with a
@@ -19,6 +24,7 @@
  * in the file depends on which worker finishes first). */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -29,6 +35,7 @@
 #include "board.h"
 #include "cli.h"
 #include "commands.h"
+#include "dgformat.h"
 #include "endgame.h"
 #include "match.h"
 #include "os.h"
@@ -59,7 +66,11 @@ enum {
      * lines, this often: a line a second would swamp the log. */
     DG_LOG_LINE_MS = 60000,
     DG_FEN_MAX = 128,
-    DG_MAX_CONCURRENCY = 256
+    DG_MAX_CONCURRENCY = 256,
+    DG_MAX_SHARDS = 4096,
+    /* Games are written in game order: the workers may run at most this many
+     * games (plus one each) ahead of the oldest game not yet written. */
+    DG_WINDOW_SLACK = 64
 };
 
 /* The program's one global for Ctrl-C, as in match.c: the handler can reach
@@ -85,23 +96,49 @@ typedef struct DgConfig {
     MatchBook book;
     bool quiet;
     bool endgame_starts; /* start from random positions of the endgame table's entries */
+    bool binary;         /* packed records (dgformat.h) instead of text lines */
+    bool seed_given;
+    int shard_index;     /* --shard I/N: this run plays the games g with g % N == I */
+    int shard_count;
+    uint32_t fingerprint; /* the settings that fix the games, for continuing a binary file */
 } DgConfig;
-
-typedef struct DgShared {
-    const DgConfig *cfg;
-    pthread_mutex_t lock;
-    FILE *f;
-    long long next_game;  /* next game number to hand out */
-    long long games_done;
-    long long positions;
-    long long results[3]; /* red wins, draws, black wins */
-    bool write_failed;
-} DgShared;
 
 typedef struct DgPosition {
     char fen[DG_FEN_MAX];
     int score_red;
+    DgRecord rec;
+    bool packed; /* rec holds the position (false: a counter outside the binary format) */
 } DgPosition;
+
+/* A finished game waiting for the games before it to be written. */
+typedef struct DgSlot {
+    bool ready;
+    GameResult result;
+    int n;
+    DgPosition *pos;
+} DgSlot;
+
+typedef struct DgShared {
+    const DgConfig *cfg;
+    pthread_mutex_t lock;
+    pthread_cond_t moved; /* a game was written, or the run stops */
+    FILE *f;
+    /* Games are numbered by their place in this run's sequence (seq); game
+     * number g = shard_index + seq * shard_count draws the opening. */
+    long long next_seq;   /* next game to hand out */
+    long long write_seq;  /* next game to write */
+    long long end_seq;    /* games of the run (LLONG_MAX: no limit) */
+    int window;
+    DgSlot *slots;
+    bool stop;
+    DgHeader header;      /* binary: the file's header as written */
+    long long games_done; /* this session */
+    long long positions;  /* this session */
+    long long positions_before; /* binary: records in the file at the start */
+    long long unpackable; /* positions the binary format cannot hold (not written) */
+    long long results[3]; /* red wins, draws, black wins */
+    bool write_failed;
+} DgShared;
 
 /* splitmix64: a small, good generator; one per game, seeded from the run's
  * seed and the game number. */
@@ -339,13 +376,96 @@ static GameResult dg_play(const DgConfig *cfg, Searcher *s, uint64_t game, Board
             int stat, q;
             searcher_quiet_eval(s, b, &stat, &q);
             if (stat == q) {
-                board_to_fen(b, pos[*npos].fen, sizeof pos[*npos].fen);
-                pos[*npos].score_red = red;
+                DgPosition *p = &pos[*npos];
+                board_to_fen(b, p->fen, sizeof p->fen);
+                p->score_red = red;
+                char unfit[96];
+                p->packed = !cfg->binary || dg_pack(b, red, DG_DRAW, &p->rec, unfit, sizeof unfit);
                 (*npos)++;
             }
         }
         board_make(b, res.best);
     }
+}
+
+/* Whether the run has all the positions it asked for (binary: in the file). */
+static bool dg_positions_reached(const DgShared *sh)
+{
+    const DgConfig *cfg = sh->cfg;
+    return cfg->positions > 0 && sh->positions_before + sh->positions >= cfg->positions;
+}
+
+/* Writes one finished game (the lock held). Binary: the records, then the
+ * header's counts, so that a run killed between the two loses only that
+ * game, which the next run cuts and plays again. */
+static void dg_write_game(DgShared *sh, const DgSlot *slot)
+{
+    const DgConfig *cfg = sh->cfg;
+    const GameResult r = slot->result;
+    int written = 0;
+    bool ok = true;
+    if (cfg->binary) {
+        const int code = r == RESULT_RED_WINS ? DG_RED_WON : r == RESULT_BLACK_WINS ? DG_BLACK_WON : DG_DRAW;
+        for (int i = 0; i < slot->n && ok; i++) {
+            if (!slot->pos[i].packed) {
+                sh->unpackable++;
+                continue;
+            }
+            DgRecord rec = slot->pos[i].rec;
+            dg_set_result(&rec, code);
+            ok = fwrite(rec.b, 1, DG_RECORD_SIZE, sh->f) == DG_RECORD_SIZE;
+            written++;
+        }
+        ok = ok && fflush(sh->f) == 0;
+        if (ok) {
+            sh->header.games++;
+            sh->header.records += (uint64_t)written;
+            uint8_t head[DG_HEADER_SIZE];
+            dg_header_encode(&sh->header, head);
+            ok = fseek(sh->f, 0, SEEK_SET) == 0 && fwrite(head, 1, sizeof head, sh->f) == sizeof head &&
+                 fflush(sh->f) == 0 && fseek(sh->f, 0, SEEK_END) == 0;
+        }
+    } else {
+        const char *res = r == RESULT_RED_WINS ? "1" : r == RESULT_BLACK_WINS ? "0" : "0.5";
+        for (int i = 0; i < slot->n; i++)
+            fprintf(sh->f, "%s | %s | %d\n", slot->pos[i].fen, res, slot->pos[i].score_red);
+        written = slot->n;
+        ok = fflush(sh->f) == 0;
+    }
+    if (!ok) {
+        sh->write_failed = true;
+        return;
+    }
+    sh->games_done++;
+    sh->positions += written;
+    sh->results[r == RESULT_RED_WINS ? 0 : r == RESULT_DRAW ? 1 : 2]++;
+}
+
+/* Whether the run is over: every game written, enough positions, a stop. */
+static bool dg_finished(DgShared *sh)
+{
+    pthread_mutex_lock(&sh->lock);
+    const bool done = sh->write_failed || sh->stop || sh->write_seq >= sh->end_seq || dg_positions_reached(sh);
+    pthread_mutex_unlock(&sh->lock);
+    return done;
+}
+
+/* Writes the finished games that are next in order (the lock held). */
+static void dg_flush_ready(DgShared *sh)
+{
+    for (;;) {
+        DgSlot *slot = &sh->slots[sh->write_seq % sh->window];
+        if (!slot->ready || sh->stop || sh->write_failed)
+            break;
+        if (dg_positions_reached(sh)) {
+            sh->stop = true;
+            break;
+        }
+        dg_write_game(sh, slot);
+        slot->ready = false;
+        sh->write_seq++;
+    }
+    pthread_cond_broadcast(&sh->moved);
 }
 
 static void *dg_worker(void *arg)
@@ -362,32 +482,44 @@ static void *dg_worker(void *arg)
         fprintf(stderr, "datagen: out of memory\n");
         pthread_mutex_lock(&sh->lock);
         sh->write_failed = true;
+        pthread_cond_broadcast(&sh->moved);
         pthread_mutex_unlock(&sh->lock);
         goto done;
     }
     for (;;) {
+        long long seq = -1;
         pthread_mutex_lock(&sh->lock);
-        const bool more = !dg_interrupted && !sh->write_failed && (cfg->games == 0 || sh->next_game < cfg->games) &&
-                          (cfg->positions == 0 || sh->positions < cfg->positions);
-        const long long game = sh->next_game++;
+        while (!dg_interrupted && !sh->stop && !sh->write_failed && sh->next_seq < sh->end_seq &&
+               !dg_positions_reached(sh)) {
+            if (sh->next_seq < sh->write_seq + sh->window) {
+                seq = sh->next_seq++;
+                break;
+            }
+            pthread_cond_wait(&sh->moved, &sh->lock);
+        }
         pthread_mutex_unlock(&sh->lock);
-        if (!more)
+        if (seq < 0)
             break;
+        const long long game = cfg->shard_index + seq * cfg->shard_count;
         int n = 0;
         GameResult r = dg_play(cfg, s, (uint64_t)game, b, pos, &n);
-        if (r == RESULT_NONE)
-            break;
-        const char *res = r == RESULT_RED_WINS ? "1" : r == RESULT_BLACK_WINS ? "0" : "0.5";
         pthread_mutex_lock(&sh->lock);
-        for (int i = 0; i < n; i++)
-            fprintf(sh->f, "%s | %s | %d\n", pos[i].fen, res, pos[i].score_red);
-        if (fflush(sh->f) != 0) {
-            sh->write_failed = true;
-        } else {
-            sh->games_done++;
-            sh->positions += n;
-            sh->results[r == RESULT_RED_WINS ? 0 : r == RESULT_DRAW ? 1 : 2]++;
+        if (r == RESULT_NONE) {
+            /* Stopped: the games after this one can no longer be written. */
+            sh->stop = true;
+            pthread_cond_broadcast(&sh->moved);
+            pthread_mutex_unlock(&sh->lock);
+            break;
         }
+        /* Hand the positions to the slot and take its buffer in exchange. */
+        DgSlot *slot = &sh->slots[seq % sh->window];
+        DgPosition *spare = slot->pos;
+        slot->pos = pos;
+        slot->n = n;
+        slot->result = r;
+        slot->ready = true;
+        pos = spare;
+        dg_flush_ready(sh);
         pthread_mutex_unlock(&sh->lock);
     }
 done:
@@ -420,12 +552,15 @@ static bool dg_repair_tail(const char *path)
 }
 
 #define DG_USAGE                                                                                                 \
-    "usage: chariot datagen -o FILE [--games N] [--positions N] [--nodes N] [--concurrency N]\n"               \
-    "                       [--seed S] [--openings FILE] [--random-plies N] [--skip-plies N] [--hash MB]\n"    \
-    "                       [--endgame-starts] [--quiet]\n"                                                     \
+    "usage: chariot datagen -o FILE [--format text|bin] [--games N] [--positions N] [--nodes N]\n"             \
+    "                       [--concurrency N] [--seed S] [--shard I/N] [--openings FILE] [--random-plies N]\n" \
+    "                       [--skip-plies N] [--hash MB] [--endgame-starts] [--quiet]\n"                        \
     "Self-play at fixed nodes per move; appends quiet positions as 'FEN | RESULT | SCORE' lines\n"              \
-    "(result and score from Red's point of view). Defaults: --games 1000, --nodes 5000,\n"                      \
+    "(result and score from Red's point of view), or as 32-byte records with --format bin (the\n"              \
+    "default for a .bin file; docs/NNUE.md). Defaults: --games 1000, --nodes 5000,\n"                           \
     "--concurrency = CPUs, --random-plies 6, --skip-plies 12, --hash 8, the built-in openings.\n"              \
+    "A binary file continues its own run: the same command again resumes it where it stopped.\n"               \
+    "--shard I/N plays the games g with g % N == I of the run of that seed.\n"                                  \
     "--endgame-starts: game g starts from a random position of endgame-table entry g mod the\n"                \
     "table size (for chariot tune --endgame-scales); random and skipped plies default to 0.\n"
 
@@ -449,24 +584,163 @@ static void dg_progress(DgShared *sh, double t0, DgReport kind)
     pthread_mutex_lock(&sh->lock);
     long long games = sh->games_done, positions = sh->positions;
     long long rw = sh->results[0], dr = sh->results[1], bw = sh->results[2];
+    const long long games_left = sh->end_seq == LLONG_MAX ? -1 : sh->end_seq - sh->write_seq;
+    const long long before = sh->positions_before;
     pthread_mutex_unlock(&sh->lock);
     double secs = cli_now_seconds() - t0;
     double pps = secs > 0 ? positions / secs : 0;
-    char eta[48] = "";
+    char eta[48] = "", total[64] = "";
     double left = -1;
     if (cfg->positions > 0 && pps > 0)
-        left = (cfg->positions - positions) / pps;
-    if (cfg->games > 0 && games > 0) {
-        double by_games = (cfg->games - games) * secs / games;
+        left = (cfg->positions - before - positions) / pps;
+    if (games_left >= 0 && games > 0) {
+        double by_games = games_left * secs / games;
         if (left < 0 || by_games < left)
             left = by_games;
     }
     if (!final && left >= 0)
         snprintf(eta, sizeof eta, ", ETA %.0f s", left > 0 ? left : 0);
-    fprintf(stderr, "%sdatagen: %lld games (+%lld =%lld -%lld), %lld positions, %.0f positions/s, %.1f s%s%s",
-            kind == DG_REPORT_TTY ? "\r" : "", games, rw, dr, bw, positions, pps, secs, eta,
+    if (before > 0)
+        snprintf(total, sizeof total, " (%lld in the file)", before + positions);
+    fprintf(stderr, "%sdatagen: %lld games (+%lld =%lld -%lld), %lld positions%s, %.0f positions/s, %.1f s%s%s",
+            kind == DG_REPORT_TTY ? "\r" : "", games, rw, dr, bw, positions, total, pps, secs, eta,
             kind == DG_REPORT_TTY ? "   " : "\n");
     fflush(stderr);
+}
+
+/* FNV-1a over the settings that fix a run's games (not the seed, the
+ * concurrency or where the run stops): a binary file is continued only by
+ * a run with the same ones. Never 0, which marks files not from a run. */
+static uint32_t dg_fingerprint(const DgConfig *cfg)
+{
+    uint32_t h = 2166136261u;
+    char text[256];
+    snprintf(text, sizeof text, "v1 nodes %" PRIu64 " random %d skip %d hash %d endgame %d shard %d/%d", cfg->nodes,
+             cfg->random_plies, cfg->skip_plies, cfg->hash_mb, cfg->endgame_starts, cfg->shard_index,
+             cfg->shard_count);
+    for (const char *p = text; *p; p++)
+        h = (h ^ (uint8_t)*p) * 16777619u;
+    for (int i = 0; i < cfg->book.count; i++) {
+        const MatchOpening *op = &cfg->book.items[i];
+        for (const char *p = op->startpos ? "startpos" : op->fen; *p; p++)
+            h = (h ^ (uint8_t)*p) * 16777619u;
+        for (int k = 0; k < op->count; k++)
+            h = (h ^ op->moves[k]) * 16777619u;
+        h = (h ^ '\n') * 16777619u;
+    }
+    return h ? h : 1;
+}
+
+/* Opens a binary output: a new file gets a header; an existing one must be
+ * the same run (settings and seed), whose uncommitted tail is cut, and the
+ * run continues after its last whole game. Returns the exit code on
+ * failure, 0 on success. */
+static int dg_open_binary(DgConfig *cfg, DgShared *sh)
+{
+    FILE *f = fopen(cfg->out, "r+b");
+    long long size = 0;
+    if (f && (size = os_file_size(f)) < 0) {
+        fprintf(stderr, "datagen: cannot read %s: %s\n", cfg->out, strerror(errno));
+        fclose(f);
+        return 1;
+    }
+    if (!f || size == 0) {
+        if (!f)
+            f = fopen(cfg->out, "w+b");
+        if (!f) {
+            fprintf(stderr, "datagen: cannot open %s: %s\n", cfg->out, strerror(errno));
+            return 1;
+        }
+        memset(&sh->header, 0, sizeof sh->header);
+        sh->header.seed = cfg->seed;
+        sh->header.config = cfg->fingerprint;
+        uint8_t head[DG_HEADER_SIZE];
+        dg_header_encode(&sh->header, head);
+        if (fwrite(head, 1, sizeof head, f) != sizeof head || fflush(f) != 0) {
+            fprintf(stderr, "datagen: writing %s failed\n", cfg->out);
+            fclose(f);
+            return 1;
+        }
+        sh->f = f;
+        return 0;
+    }
+    uint8_t head[DG_HEADER_SIZE];
+    char why[200];
+    DgHeader h;
+    bool ok = size >= DG_HEADER_SIZE && fread(head, 1, sizeof head, f) == sizeof head &&
+              dg_header_decode(head, &h, why, sizeof why);
+    if (!ok) {
+        fprintf(stderr, "datagen: %s exists and is not a binary datagen file%s%s; choose another file\n", cfg->out,
+                size >= DG_HEADER_SIZE ? ": " : "", size >= DG_HEADER_SIZE ? why : "");
+        fclose(f);
+        return 2;
+    }
+    if (h.config != cfg->fingerprint || (cfg->seed_given && h.seed != cfg->seed)) {
+        fprintf(stderr,
+                "datagen: %s holds another run (%s); continue it with its own settings and seed %" PRIu64
+                ", or write to another file\n",
+                cfg->out, h.config == 0 ? "converted or merged, not a datagen run" : "other settings or seed",
+                h.seed);
+        fclose(f);
+        return 2;
+    }
+    const long long committed = DG_HEADER_SIZE + (long long)h.records * DG_RECORD_SIZE;
+    if (size < committed) {
+        fprintf(stderr, "datagen: %s is truncated: its header counts %" PRIu64 " records; choose another file\n",
+                cfg->out, h.records);
+        fclose(f);
+        return 1;
+    }
+    fclose(f);
+    if (size > committed) {
+        fprintf(stderr, "datagen: %s ended with %lld bytes of an unfinished write; cut them\n", cfg->out,
+                size - committed);
+        if (!os_truncate_file(cfg->out, committed)) {
+            fprintf(stderr, "datagen: cannot cut %s: %s\n", cfg->out, strerror(errno));
+            return 1;
+        }
+    }
+    f = fopen(cfg->out, "r+b");
+    if (!f || fseek(f, 0, SEEK_END) != 0) {
+        fprintf(stderr, "datagen: cannot open %s: %s\n", cfg->out, strerror(errno));
+        if (f)
+            fclose(f);
+        return 1;
+    }
+    cfg->seed = h.seed;
+    sh->header = h;
+    sh->next_seq = sh->write_seq = h.games;
+    sh->positions_before = (long long)h.records;
+    sh->f = f;
+    if (!cfg->quiet)
+        fprintf(stderr, "datagen: %s: continuing after %" PRIu32 " games and %" PRIu64 " positions\n", cfg->out,
+                h.games, h.records);
+    return 0;
+}
+
+/* "I/N": shard I (0-based) of N. */
+static bool dg_parse_shard(const char *v, int *index, int *count)
+{
+    char *end;
+    long i, n;
+    if (!v)
+        return false;
+    i = strtol(v, &end, 10);
+    if (end == v || *end != '/')
+        return false;
+    const char *q = end + 1;
+    n = strtol(q, &end, 10);
+    if (end == q || *end || n < 1 || n > DG_MAX_SHARDS || i < 0 || i >= n)
+        return false;
+    *index = (int)i;
+    *count = (int)n;
+    return true;
+}
+
+static bool dg_ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
 int cmd_datagen(int argc, char **argv)
@@ -480,7 +754,8 @@ int cmd_datagen(int argc, char **argv)
     cfg.random_plies = DG_DEFAULT_RANDOM_PLIES;
     cfg.skip_plies = DG_DEFAULT_SKIP_PLIES;
     cfg.hash_mb = DG_DEFAULT_HASH_MB;
-    const char *openings = NULL;
+    cfg.shard_count = 1;
+    const char *openings = NULL, *format = NULL;
     bool games_given = false, random_given = false, skip_given = false;
     long long v;
     for (int i = 1; i < argc; i++) {
@@ -512,6 +787,19 @@ int cmd_datagen(int argc, char **argv)
             if (!dg_number(a, val, 0, INT64_MAX, &v))
                 return 2;
             cfg.seed = (uint64_t)v;
+            cfg.seed_given = true;
+        } else if (strcmp(a, "--format") == 0) {
+            if (!val || (strcmp(val, "text") != 0 && strcmp(val, "bin") != 0)) {
+                fputs("datagen: --format needs text or bin\n", stderr);
+                return 2;
+            }
+            format = val;
+        } else if (strcmp(a, "--shard") == 0) {
+            if (!dg_parse_shard(val, &cfg.shard_index, &cfg.shard_count)) {
+                fprintf(stderr, "datagen: --shard needs I/N with 0 <= I < N <= %d (e.g. --shard 0/4), got '%s'\n",
+                        DG_MAX_SHARDS, val ? val : "");
+                return 2;
+            }
         } else if (strcmp(a, "--openings") == 0) {
             if (!val) {
                 fputs("datagen: --openings needs a file name\n", stderr);
@@ -568,24 +856,54 @@ int cmd_datagen(int argc, char **argv)
             match_book_free(&cfg.book);
         return 2;
     }
-    if (!dg_repair_tail(cfg.out)) {
-        fprintf(stderr, "datagen: cannot repair %s: %s\n", cfg.out, strerror(errno));
-        match_book_free(&cfg.book);
-        return 1;
-    }
+    cfg.binary = format ? strcmp(format, "bin") == 0 : dg_ends_with(cfg.out, ".bin");
+    cfg.fingerprint = dg_fingerprint(&cfg);
     DgShared sh;
     memset(&sh, 0, sizeof sh);
     sh.cfg = &cfg;
-    sh.f = fopen(cfg.out, "ab"); /* binary: LF line ends on every system */
-    if (!sh.f) {
-        fprintf(stderr, "datagen: cannot open %s: %s\n", cfg.out, strerror(errno));
+    if (cfg.binary) {
+        const int rc = dg_open_binary(&cfg, &sh);
+        if (rc != 0) {
+            match_book_free(&cfg.book);
+            return rc;
+        }
+    } else {
+        if (!dg_repair_tail(cfg.out)) {
+            fprintf(stderr, "datagen: cannot repair %s: %s\n", cfg.out, strerror(errno));
+            match_book_free(&cfg.book);
+            return 1;
+        }
+        sh.f = fopen(cfg.out, "ab"); /* binary: LF line ends on every system */
+        if (!sh.f) {
+            fprintf(stderr, "datagen: cannot open %s: %s\n", cfg.out, strerror(errno));
+            match_book_free(&cfg.book);
+            return 1;
+        }
+    }
+    /* The games of this shard below --games: g = I + seq * N < games. */
+    sh.end_seq = cfg.games == 0                   ? LLONG_MAX
+                 : cfg.games <= cfg.shard_index ? 0
+                                                : (cfg.games - cfg.shard_index + cfg.shard_count - 1) / cfg.shard_count;
+    sh.window = cfg.concurrency + DG_WINDOW_SLACK;
+    sh.slots = calloc((size_t)sh.window, sizeof *sh.slots);
+    bool mem_ok = sh.slots != NULL;
+    for (int i = 0; mem_ok && i < sh.window; i++)
+        mem_ok = (sh.slots[i].pos = malloc(sizeof *sh.slots[i].pos * DG_MAX_PLIES)) != NULL;
+    if (!mem_ok) {
+        fputs("datagen: out of memory\n", stderr);
+        for (int i = 0; sh.slots && i < sh.window; i++)
+            free(sh.slots[i].pos);
+        free(sh.slots);
+        fclose(sh.f);
         match_book_free(&cfg.book);
         return 1;
     }
     pthread_mutex_init(&sh.lock, NULL);
+    pthread_cond_init(&sh.moved, NULL);
     if (!cfg.quiet)
-        fprintf(stderr, "datagen: %s, seed %" PRIu64 ", nodes %" PRIu64 ", concurrency %d, %d %s\n", cfg.out,
-                cfg.seed, cfg.nodes, cfg.concurrency, cfg.endgame_starts ? ENDGAME_TABLE_SIZE : cfg.book.count,
+        fprintf(stderr, "datagen: %s (%s), seed %" PRIu64 ", nodes %" PRIu64 ", concurrency %d, shard %d/%d, %d %s\n",
+                cfg.out, cfg.binary ? "binary" : "text", cfg.seed, cfg.nodes, cfg.concurrency, cfg.shard_index,
+                cfg.shard_count, cfg.endgame_starts ? ENDGAME_TABLE_SIZE : cfg.book.count,
                 cfg.endgame_starts ? "endgame-table entries" : "openings");
 
     dg_interrupted = 0;
@@ -602,11 +920,7 @@ int cmd_datagen(int argc, char **argv)
     const bool tty = os_is_terminal(stderr);
     double last_line = t0;
     for (;;) {
-        pthread_mutex_lock(&sh.lock);
-        bool finished = sh.write_failed || (cfg.games > 0 && sh.games_done >= cfg.games) ||
-                        (cfg.positions > 0 && sh.positions >= cfg.positions);
-        pthread_mutex_unlock(&sh.lock);
-        if (finished || dg_interrupted)
+        if (dg_finished(&sh) || dg_interrupted)
             break;
         if (!cfg.quiet) {
             const double now = cli_now_seconds();
@@ -620,16 +934,27 @@ int cmd_datagen(int argc, char **argv)
         /* Short naps, so the end is noticed quickly. */
         for (int k = 0; k < DG_PROGRESS_MS / 50 && !dg_interrupted; k++) {
             proc_sleep_ms(50);
-            pthread_mutex_lock(&sh.lock);
-            bool done_now = sh.write_failed || (cfg.games > 0 && sh.games_done >= cfg.games) ||
-                            (cfg.positions > 0 && sh.positions >= cfg.positions);
-            pthread_mutex_unlock(&sh.lock);
-            if (done_now)
+            if (dg_finished(&sh))
                 break;
         }
     }
+    /* Wake the workers waiting for a slot, so that they see the end. */
+    pthread_mutex_lock(&sh.lock);
+    if (dg_interrupted)
+        sh.stop = true;
+    pthread_cond_broadcast(&sh.moved);
+    pthread_mutex_unlock(&sh.lock);
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
+    /* A text file keeps every finished game, even one whose predecessors were
+     * stopped; a binary file holds a run's games in order, so that it can
+     * continue. */
+    if (!cfg.binary && !sh.write_failed)
+        for (long long seq = sh.write_seq; seq < sh.next_seq && !dg_positions_reached(&sh); seq++) {
+            DgSlot *slot = &sh.slots[seq % sh.window];
+            if (slot->ready)
+                dg_write_game(&sh, slot);
+        }
     os_stop_signals_default();
     if (!cfg.quiet)
         dg_progress(&sh, t0, DG_REPORT_FINAL);
@@ -638,8 +963,17 @@ int cmd_datagen(int argc, char **argv)
         failed = true;
     if (failed)
         fprintf(stderr, "datagen: writing %s failed\n", cfg.out);
+    else if (dg_interrupted && cfg.binary)
+        fprintf(stderr, "datagen: stopped; %s holds whole games only, run the same command to continue\n", cfg.out);
     else if (dg_interrupted)
-        fprintf(stderr, "datagen: stopped; %s holds whole games only, run again to append\n", cfg.out);
+        fprintf(stderr, "datagen: stopped; %s holds whole games only, run again (another seed) to append\n", cfg.out);
+    else if (sh.unpackable > 0)
+        fprintf(stderr, "datagen: %lld positions had counters beyond the binary format and were left out\n",
+                sh.unpackable);
+    for (int i = 0; i < sh.window; i++)
+        free(sh.slots[i].pos);
+    free(sh.slots);
+    pthread_cond_destroy(&sh.moved);
     pthread_mutex_destroy(&sh.lock);
     match_book_free(&cfg.book);
     return failed ? 1 : 0;

@@ -20,8 +20,10 @@ static void usage(FILE *f)
           "       chariot match -engine ... -engine ... [options] [-shard I/N]   (see README.md)\n"
           "       chariot match-merge OUT.json SHARD.json... [-pgn OUT.pgn]   (see docs/DISTRIBUTED.md)\n"
           "       chariot book show BOOK.DAT FEN|startpos\n"
-          "       chariot datagen -o FILE [--games N] [--positions N] [--nodes N] [--concurrency N] [--seed S]\n"
+          "       chariot datagen -o FILE [--format text|bin] [--games N] [--positions N] [--nodes N] [--seed S]\n"
+          "       chariot datagen-convert IN... OUT [--format text|bin]\n"
           "       chariot tune DATA.txt... -o WEIGHTS.h [--epochs N] [--lambda L] [--lr X] [--k K] [--threads T]\n"
+          "       chariot train DATA... -o NET [--epochs N] [--batch N] [--lr X] [--threads T] [--seed S] [--resume]\n"
           "       chariot mate-bench FILE.epd [--engine CMD] [--proto P] [--movetime MS] [--option N=V]...\n"
           "       chariot --version\n"
           "       chariot help\n",
@@ -45,7 +47,7 @@ int main(int argc, char **argv)
         {"perft", cmd_perft},   {"perft-suite", cmd_perft_suite}, {"bench", cmd_bench},
         {"search", cmd_search}, {"solve", cmd_solve},             {"match", cmd_match},
         {"match-merge", cmd_match_merge}, {"book", cmd_book}, {"mate-bench", cmd_mate_bench},
-        {"datagen", cmd_datagen}, {"tune", cmd_tune},
+        {"datagen", cmd_datagen}, {"datagen-convert", cmd_datagen_convert}, {"tune", cmd_tune}, {"train", cmd_train},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (strcmp(cmd, commands[i].name) == 0)

@@ -23,6 +23,9 @@ void os_stop_signals_catch(void (*handler)(int));
 void os_stop_signals_default(void);
 /* Asks the system to put what was written to f on disk (after fflush). */
 void os_sync_file(FILE *f);
+/* The size in bytes of the open file f, -1 on failure (64-bit everywhere,
+ * where ftell is 32-bit on Windows). */
+long long os_file_size(FILE *f);
 /* Cuts the file at path to size bytes; false on failure. */
 bool os_truncate_file(const char *path, long long size);
 /* An anonymous read-write temporary file, deleted when closed; NULL on failure. */

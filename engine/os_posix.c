@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 void os_hostname(char *out, size_t outlen)
@@ -58,6 +59,12 @@ void os_sync_file(FILE *f)
 {
     /* fsync can fail on pipes or odd filesystems; the data is already written. */
     (void)fsync(fileno(f));
+}
+
+long long os_file_size(FILE *f)
+{
+    struct stat st;
+    return fstat(fileno(f), &st) == 0 ? (long long)st.st_size : -1;
 }
 
 bool os_truncate_file(const char *path, long long size) { return truncate(path, (off_t)size) == 0; }

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <io.h>
 #include <signal.h>
+#include <sys/stat.h>
 
 #include "os.h"
 
@@ -55,6 +56,12 @@ void os_stop_signals_default(void)
 }
 
 void os_sync_file(FILE *f) { (void)_commit(_fileno(f)); }
+
+long long os_file_size(FILE *f)
+{
+    struct _stati64 st;
+    return _fstati64(_fileno(f), &st) == 0 ? (long long)st.st_size : -1;
+}
 
 bool os_truncate_file(const char *path, long long size)
 {
