@@ -880,6 +880,32 @@ static bool play_from_book(Server *sv, Dialect d, const SearchLimits *l)
     return true;
 }
 
+/* No move, known without a search (go depth 0, nothing to play). A ponder
+ * or infinite search holds it until ponderhit or stop, as a search would
+ * (see cb_bestmove): a GUI that gets an answer before it asked for one
+ * takes the next one for the next go. `infinite`: ponderhit leaves it held. */
+static void answer_without_search(Server *sv, const UcciCommand *c, bool ponder, bool infinite)
+{
+    SearchResult r;
+    memset(&r, 0, sizeof r);
+    r.best = r.ponder = MOVE_NONE;
+    r.score = -SCORE_MATE;
+    pthread_mutex_lock(&sv->lock);
+    if (ponder || infinite) {
+        sv->thinking = true;
+        sv->stop_requested = false;
+        sv->search_ponder = ponder;
+        sv->search_infinite = infinite;
+        sv->opp_draw = c->go.draw;
+        sv->counted = false;
+        sv->pending = r;
+        sv->has_pending = true;
+    } else {
+        emit_bestmove_locked(sv, &r);
+    }
+    pthread_mutex_unlock(&sv->lock);
+}
+
 static void do_go(Server *sv, const UcciCommand *c)
 {
     pthread_mutex_lock(&sv->lock);
@@ -897,16 +923,17 @@ static void do_go(Server *sv, const UcciCommand *c)
     SearchLimits *l = &sv->limits;
     build_limits(sv, c, l);
 
-    /* `go depth 0`: the static evaluation and no move. */
+    /* `go depth 0`: the static evaluation and no move; after a ponderhit
+     * too, since depth 0 bounds it. */
     if (c->go.depth == 0 && !c->go.infinite) {
         emit_static_info(sv, d, eval_evaluate(sv->pos, 3 - sv->settings.value[OPT_KNOWLEDGE]));
-        sv_emit(sv, "%s", d == DIALECT_UCI ? "bestmove (none)" : "nobestmove");
+        answer_without_search(sv, c, l->ponder, false);
         return;
     }
     if (playable_moves(sv, l) == 0) {
         /* Mated, stalemated (a loss in xiangqi) or every move banned. */
         emit_static_info(sv, d, -SCORE_MATE);
-        sv_emit(sv, "%s", d == DIALECT_UCI ? "bestmove (none)" : "nobestmove");
+        answer_without_search(sv, c, l->ponder, l->infinite);
         return;
     }
     if (play_from_book(sv, d, l))

@@ -695,6 +695,25 @@ static void group_stop(void)
     CHECK(drv_expect(&e, "bestmove", NULL, 0, 5000));
     CHECK(search_to_end(&e, false, line, sizeof line, DRV_TIMEOUT));
     CHECK_EQ_INT(drv_count(&e, "info string error:"), 0);
+    /* Answers known without a search wait too: go ponder depth 0 until
+     * ponderhit, go ponder / go infinite with no legal move until stop. */
+    drv_mark(&e);
+    drv_send(&e, "go ponder depth 0");
+    CHECK(drv_sync(&e));
+    CHECK_EQ_INT(drv_count(&e, "nobestmove"), 0);
+    drv_send(&e, "ponderhit");
+    CHECK(drv_expect(&e, "nobestmove", NULL, 0, DRV_TIMEOUT));
+    drv_send(&e, "position fen %s", FEN_MATED);
+    for (int k = 0; k < 2; k++) {
+        drv_mark(&e);
+        drv_send(&e, k ? "go infinite" : "go ponder time 1000 increment 0");
+        CHECK(drv_sync(&e));
+        CHECK_EQ_INT(drv_count(&e, "nobestmove"), 0);
+        drv_send(&e, "stop");
+        CHECK(drv_expect(&e, "nobestmove", NULL, 0, DRV_TIMEOUT));
+        CHECK(drv_sync(&e));
+        CHECK_EQ_INT(drv_count(&e, "nobestmove"), 1);
+    }
     finish(&e, true);
 }
 
