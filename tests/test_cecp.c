@@ -405,7 +405,7 @@ static void group_ponder(void)
 
     /* Commands that end or change pondering, each after a move of the engine. */
     static const char *const interrupts[] = {"easy", "force", "new", "undo", "remove", "result 1/2-1/2 {test}",
-                                             "setboard " "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
+                                             "setboard rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 0 1",
                                              "hint", ".", "draw", "post", "nopost", "memory 8", "cores 1",
                                              "option MultiPV=2", "analyze"};
     for (size_t i = 0; i < sizeof interrupts / sizeof *interrupts; i++) {
